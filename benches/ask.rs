@@ -1,0 +1,42 @@
+//! One in-process ask answered at once by an answerer: the cost of the service itself
+//! (checks, pending set, waterfall, answer check), with no I/O.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use criterion::{criterion_group, criterion_main, Criterion};
+use tokio_util::sync::CancellationToken;
+use user_questions::model::UserQuestionError;
+use user_questions::{Answer, AnswerItem, Answerer, Ask, AskRequest, Next, Question, Scope, UserQuestions};
+
+struct AtOnce(Answer);
+
+#[async_trait]
+impl Answerer for AtOnce {
+    async fn answer(&self, _ask: &Ask, _next: Next<'_>) -> Result<Answer, UserQuestionError> {
+        Ok(self.0.clone())
+    }
+}
+
+fn request() -> AskRequest {
+    AskRequest::new(vec![Question::new("pkg", "Which package manager?").option("npm", None).option("pnpm", None)])
+}
+
+fn ask_answered_at_once(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let service = UserQuestions::new();
+    service.register("at-once", Scope::Any, 0, Arc::new(AtOnce(Answer::new(vec![AnswerItem::selected("pkg", &["pnpm"])]))));
+    let agent = service.enter("bench", None, 0).unwrap();
+    let cancel = CancellationToken::new();
+    c.bench_function("ask/agentless", |b| {
+        b.to_async(&rt).iter(|| async { service.ask(request(), &cancel).await.unwrap() })
+    });
+    c.bench_function("ask/live-agent", |b| {
+        b.to_async(&rt).iter(|| async { service.ask(request().from_agent(agent.clone()), &cancel).await.unwrap() })
+    });
+    // Reference in the same process: building the request alone.
+    c.bench_function("reference/build-request", |b| b.iter(request));
+}
+
+criterion_group!(benches, ask_answered_at_once);
+criterion_main!(benches);

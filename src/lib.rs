@@ -1,0 +1,13 @@
+//! User Questions: the place where AI agents' questions reach a person.
+//!
+//! Layers, each knowing only the ones above it: [`model`] (plain data and errors),
+//! [`service`] (`ask()`, the live agent registry, the answerer waterfall, the pending
+//! set), [`tool`] (the model-facing `ask_user_question` projection). Nothing here
+//! depends on a window toolkit.
+
+pub mod model;
+pub mod service;
+pub mod tool;
+
+pub use model::{AgentRef, Answer, AnswerItem, AskRequest, ErrorCode, Question, UserQuestionError};
+pub use service::{Answerer, Ask, Next, Scope, UserQuestions};

@@ -1,0 +1,11 @@
+//! Plain data of the question service: what an agent asks, what a person answers, and
+//! the fixed errors both sides see. No I/O lives here, so every front door (socket,
+//! CLI, MCP, desktop) shares one definition of the wire shapes.
+
+mod answer;
+mod error;
+mod question;
+
+pub use answer::{Answer, AnswerItem};
+pub use error::{ErrorCode, UserQuestionError};
+pub use question::{AgentInfo, AgentRef, AskRequest, Intent, Question, QuestionOption, Request};

@@ -1,0 +1,125 @@
+//! One ask in flight, as an answerer holds it. The handle is how an answerer that
+//! answers later (a socket client, a window, a terminal) settles the ask: the answer is
+//! checked here, so a misfit goes back to that answerer and the ask stays with it, and
+//! the first valid outcome wins exactly once.
+
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use tokio_util::sync::CancellationToken;
+
+use super::pending::{Ending, Pending, PendingAsk};
+use crate::model::{Answer, Request, UserQuestionError};
+
+/// A handle on an ask in flight; cheap to clone.
+#[derive(Clone)]
+pub struct Ask(Arc<Inner>);
+
+struct Inner {
+    seq: u64,
+    id: String,
+    request: Arc<Request>,
+    outcome: Mutex<Option<Result<Answer, UserQuestionError>>>,
+    /// The answerer currently offered the ask.
+    offeree: Mutex<Option<Arc<str>>>,
+    withdrawn: CancellationToken,
+    ended: CancellationToken,
+    pending: Arc<Pending>,
+}
+
+impl Ask {
+    pub(crate) fn post(seq: u64, request: Request, pending: Arc<Pending>) -> Self {
+        let request = Arc::new(request);
+        let id = format!("a{seq}");
+        pending.post(
+            seq,
+            PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since: SystemTime::now() },
+        );
+        Self(Arc::new(Inner {
+            seq,
+            id,
+            request,
+            outcome: Mutex::new(None),
+            offeree: Mutex::new(None),
+            withdrawn: CancellationToken::new(),
+            ended: CancellationToken::new(),
+            pending,
+        }))
+    }
+
+    /// The ask's id, unique for the service's lifetime (`a1`, `a2`, ...).
+    pub fn id(&self) -> &str {
+        &self.0.id
+    }
+
+    /// The request as answerers see it: no runtime token.
+    pub fn request(&self) -> &Arc<Request> {
+        &self.0.request
+    }
+
+    /// Takes the ask: observers see this answerer as its holder.
+    pub fn claim(&self) {
+        let holder = self.0.offeree.lock().unwrap().clone();
+        self.0.pending.hold(self.0.seq, holder);
+    }
+
+    /// Answers the ask. A misfit is `BAD_ANSWER` and the ask stays pending; an ask
+    /// already ended is `NOT_PENDING`.
+    pub fn answer(&self, answer: Answer) -> Result<(), UserQuestionError> {
+        let answer = answer.fit(&self.0.request.questions)?;
+        self.settle(Ok(answer)).then_some(()).ok_or_else(|| UserQuestionError::not_pending(self.id()))
+    }
+
+    /// Ends the ask with an answerer's own error, which the asker receives unchanged.
+    pub fn reject(&self, error: UserQuestionError) -> Result<(), UserQuestionError> {
+        self.settle(Err(error)).then_some(()).ok_or_else(|| UserQuestionError::not_pending(self.id()))
+    }
+
+    /// Resolves when the asker cancelled, left, or the service is stopping: whoever
+    /// holds the ask should take it down.
+    pub async fn withdrawn(&self) {
+        self.0.withdrawn.cancelled().await
+    }
+
+    pub fn is_withdrawn(&self) -> bool {
+        self.0.withdrawn.is_cancelled()
+    }
+
+    /// Resolves when the ask has ended, however it ended.
+    pub async fn ended(&self) {
+        self.0.ended.cancelled().await
+    }
+
+    /// How the ask ended, or `None` while it is pending.
+    pub fn ending(&self) -> Option<Ending> {
+        self.0.outcome.lock().unwrap().as_ref().map(Ending::of)
+    }
+
+    pub(crate) fn offer_to(&self, answerer: &Arc<str>) {
+        *self.0.offeree.lock().unwrap() = Some(answerer.clone());
+        self.0.pending.hold(self.0.seq, None);
+    }
+
+    pub(crate) fn withdraw(&self) {
+        self.0.withdrawn.cancel();
+    }
+
+    /// Sets the outcome unless one is set already; true when this call set it.
+    pub(crate) fn settle(&self, outcome: Result<Answer, UserQuestionError>) -> bool {
+        let mut slot = self.0.outcome.lock().unwrap();
+        if slot.is_some() {
+            return false;
+        }
+        let ending = Ending::of(&outcome);
+        *slot = Some(outcome);
+        drop(slot);
+        self.0.pending.end(self.0.seq, ending);
+        self.0.ended.cancel();
+        true
+    }
+
+    pub(crate) fn take_outcome(&self) -> Result<Answer, UserQuestionError> {
+        let slot = self.0.outcome.lock().unwrap();
+        slot.clone().expect("an ask is settled before its outcome is read")
+    }
+}

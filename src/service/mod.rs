@@ -1,0 +1,158 @@
+//! The question service: `ask(request)` runs the reference's checks in order, then the
+//! answerer waterfall, and waits for the first outcome. Async and in-process only:
+//! sockets, terminals and windows are front doors built on top of it.
+
+mod ask;
+mod pending;
+mod registry;
+mod waterfall;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use futures::FutureExt;
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+pub use ask::Ask;
+pub use pending::{Ending, PendingAsk, PendingEvent};
+pub use waterfall::{Answerer, Next, Registration, Scope};
+
+use crate::model::{AgentRef, Answer, AskRequest, ErrorCode, Question, Request, UserQuestionError};
+use pending::Pending;
+use registry::Registry;
+use waterfall::Waterfall;
+
+/// The question service. Clones share one service.
+#[derive(Clone, Default)]
+pub struct UserQuestions(Arc<Inner>);
+
+#[derive(Default)]
+struct Inner {
+    registry: Registry,
+    waterfall: Arc<Waterfall>,
+    pending: Arc<Pending>,
+    asks: AtomicU64,
+    stopping: CancellationToken,
+}
+
+impl UserQuestions {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Enters an agent: a new live runtime with an unguessable token.
+    pub fn enter(
+        &self,
+        id: &str,
+        owner: Option<&AgentRef>,
+        delegation_depth: u32,
+    ) -> Result<AgentRef, UserQuestionError> {
+        self.0.registry.enter(id, owner, delegation_depth)
+    }
+
+    /// Leaves an agent and every agent it owns; their pending asks end with `ASK_ABORTED`.
+    pub fn leave(&self, agent: &AgentRef) -> Result<(), UserQuestionError> {
+        self.0.registry.leave(agent)
+    }
+
+    pub fn is_live(&self, agent: &AgentRef) -> bool {
+        self.0.registry.is_live(agent)
+    }
+
+    /// Adds an answerer to the waterfall.
+    pub fn register(&self, name: &str, scope: Scope, priority: i64, answerer: Arc<dyn Answerer>) -> Registration {
+        self.0.waterfall.register(name, scope, priority, answerer)
+    }
+
+    /// Every ask not yet ended, oldest first.
+    pub fn pending(&self) -> Vec<PendingAsk> {
+        self.0.pending.snapshot()
+    }
+
+    /// Changes to the pending set from now on. Subscribe before reading [`Self::pending`].
+    pub fn subscribe(&self) -> broadcast::Receiver<PendingEvent> {
+        self.0.pending.subscribe()
+    }
+
+    /// Stops the service: every pending ask and every later one ends with `SHUTTING_DOWN`.
+    pub fn shut_down(&self) {
+        self.0.stopping.cancel();
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.0.stopping.is_cancelled()
+    }
+
+    /// Asks a person, through whichever answerer claims the request first. The checks
+    /// run in the reference's order before any answerer sees the request. Cancelling
+    /// `cancel` ends the ask with `ASK_ABORTED` and withdraws it from its holder.
+    pub async fn ask(&self, request: AskRequest, cancel: &CancellationToken) -> Result<Answer, UserQuestionError> {
+        request.check_shape()?;
+        if cancel.is_cancelled() {
+            return Err(UserQuestionError::aborted());
+        }
+        if request.questions.is_empty() {
+            return Err(UserQuestionError::empty_questions());
+        }
+        let admitted = request.agent.as_ref().map(|a| self.0.registry.admit(a)).transpose()?;
+        check_intents(&request.questions)?;
+        if self.is_stopping() {
+            return Err(UserQuestionError::shutting_down());
+        }
+        let (agent, agent_gone) = match admitted {
+            Some(a) => (Some(a.info), a.gone),
+            None => (None, CancellationToken::new()),
+        };
+        let seq = self.0.asks.fetch_add(1, Ordering::Relaxed) + 1;
+        let ask = Ask::post(seq, Request { questions: request.questions, agent }, self.0.pending.clone());
+        self.run(&ask, cancel, &agent_gone).await;
+        ask.take_outcome()
+    }
+
+    async fn run(&self, ask: &Ask, cancel: &CancellationToken, agent_gone: &CancellationToken) {
+        let tried = Mutex::new(Vec::new());
+        let mut dispatch = self.0.waterfall.dispatch(ask, &tried);
+        tokio::select! {
+            biased;
+            () = ask.ended() => {}
+            outcome = &mut dispatch => {
+                ask.settle(outcome.and_then(|a| a.fit(&ask.request().questions)));
+            }
+            () = cancel.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::aborted()),
+            () = agent_gone.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::aborted()),
+            () = self.0.stopping.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::shutting_down()),
+        }
+    }
+}
+
+/// Tells the holder the ask is withdrawn and gives it one chance to end the ask with
+/// its own domain error (which wins over `ASK_ABORTED`), then ends it with `error`.
+fn withdraw(
+    ask: &Ask,
+    dispatch: &mut futures::future::BoxFuture<'_, Result<Answer, UserQuestionError>>,
+    error: UserQuestionError,
+) {
+    ask.withdraw();
+    if let Some(Err(own)) = dispatch.now_or_never() {
+        if !own.is(ErrorCode::AskAborted) {
+            ask.settle(Err(own));
+        }
+    }
+    ask.settle(Err(error));
+}
+
+/// Check 6: an intent must name one of its own options and come with the detail it
+/// reviews. Within one question the label check comes first.
+fn check_intents(questions: &[Question]) -> Result<(), UserQuestionError> {
+    for q in questions {
+        let Some(intent) = &q.intent else { continue };
+        if !q.has_option(&intent.approve) {
+            return Err(UserQuestionError::bad_intent_label(&q.id, &intent.kind, &intent.approve));
+        }
+        if q.detail.as_deref().unwrap_or("").is_empty() {
+            return Err(UserQuestionError::bad_intent_detail(&q.id, &intent.kind));
+        }
+    }
+    Ok(())
+}

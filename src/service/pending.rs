@@ -1,0 +1,130 @@
+//! The set of asks not yet ended, and the stream of changes to it that UIs watch.
+//! A UI subscribes first and reads the snapshot second, so it never misses a change;
+//! a subscriber that falls behind reads the snapshot again.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::model::{Request, UserQuestionError};
+
+/// An ask as observers see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PendingAsk {
+    pub ask: String,
+    pub request: Arc<Request>,
+    /// The answerer holding the ask, `None` while it is being offered.
+    pub answerer: Option<Arc<str>>,
+    #[serde(serialize_with = "rfc3339")]
+    pub since: SystemTime,
+}
+
+/// How an ask ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "how", rename_all = "camelCase")]
+pub enum Ending {
+    Answered,
+    /// The asker cancelled or left.
+    Withdrawn,
+    ShuttingDown,
+    /// An answerer's error or no answerer at all; `code` is the error's `data.code`.
+    Failed {
+        code: String,
+    },
+}
+
+impl Ending {
+    pub fn of(outcome: &Result<crate::model::Answer, UserQuestionError>) -> Self {
+        use crate::model::ErrorCode;
+        match outcome {
+            Ok(_) => Self::Answered,
+            Err(e) if e.is(ErrorCode::AskAborted) => Self::Withdrawn,
+            Err(e) if e.is(ErrorCode::ShuttingDown) => Self::ShuttingDown,
+            Err(e) => Self::Failed { code: e.code().to_owned() },
+        }
+    }
+}
+
+/// A change to the pending set.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "event", rename_all = "camelCase")]
+pub enum PendingEvent {
+    Posted {
+        pending: PendingAsk,
+    },
+    Claimed {
+        ask: String,
+        answerer: Arc<str>,
+    },
+    /// Back to being offered: its holder went away and the waterfall goes on.
+    Released {
+        ask: String,
+    },
+    Ended {
+        ask: String,
+        ending: Ending,
+    },
+}
+
+pub(crate) struct Pending {
+    asks: Mutex<BTreeMap<u64, PendingAsk>>,
+    events: broadcast::Sender<PendingEvent>,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        Self { asks: Mutex::new(BTreeMap::new()), events: broadcast::channel(4096).0 }
+    }
+}
+
+impl Pending {
+    pub fn snapshot(&self) -> Vec<PendingAsk> {
+        self.asks.lock().unwrap().values().cloned().collect()
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<PendingEvent> {
+        self.events.subscribe()
+    }
+
+    pub fn post(&self, seq: u64, pending: PendingAsk) {
+        self.asks.lock().unwrap().insert(seq, pending.clone());
+        self.emit(PendingEvent::Posted { pending });
+    }
+
+    pub fn hold(&self, seq: u64, answerer: Option<Arc<str>>) {
+        let Some(ask) = self.set_holder(seq, answerer.clone()) else { return };
+        self.emit(match answerer {
+            Some(answerer) => PendingEvent::Claimed { ask, answerer },
+            None => PendingEvent::Released { ask },
+        });
+    }
+
+    fn set_holder(&self, seq: u64, answerer: Option<Arc<str>>) -> Option<String> {
+        let mut asks = self.asks.lock().unwrap();
+        let entry = asks.get_mut(&seq)?;
+        if entry.answerer == answerer {
+            return None;
+        }
+        entry.answerer = answerer;
+        Some(entry.ask.clone())
+    }
+
+    pub fn end(&self, seq: u64, ending: Ending) {
+        if let Some(p) = self.asks.lock().unwrap().remove(&seq) {
+            self.emit(PendingEvent::Ended { ask: p.ask, ending });
+        }
+    }
+
+    fn emit(&self, event: PendingEvent) {
+        if self.events.receiver_count() > 0 {
+            let _ = self.events.send(event);
+        }
+    }
+}
+
+fn rfc3339<S: serde::Serializer>(t: &SystemTime, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&humantime::format_rfc3339_millis(*t))
+}
