@@ -25,7 +25,12 @@ fn request() -> AskRequest {
 fn ask_answered_at_once(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let service = UserQuestions::new();
-    service.register("at-once", Scope::Any, 0, Arc::new(AtOnce(Answer::new(vec![AnswerItem::selected("pkg", &["pnpm"])]))));
+    service.register(
+        "at-once",
+        Scope::Any,
+        0,
+        Arc::new(AtOnce(Answer::new(vec![AnswerItem::selected("pkg", &["pnpm"])]))),
+    );
     let agent = service.enter("bench", None, 0).unwrap();
     let cancel = CancellationToken::new();
     c.bench_function("ask/agentless", |b| {

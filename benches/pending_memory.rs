@@ -70,7 +70,10 @@ fn main() {
         let after = HEAP.load(Ordering::Relaxed);
         let per = (during - before) as f64 / N as f64;
         println!("pending asks: {N}; question JSON: {request_bytes} bytes");
-        println!("heap held while pending: {:.1} MiB, {per:.0} bytes per pending ask (task, ask, pending entry, request)", (during - before) as f64 / 1048576.0);
+        println!(
+            "heap held while pending: {:.1} MiB, {per:.0} bytes per pending ask (task, ask, pending entry, request)",
+            (during - before) as f64 / 1048576.0
+        );
         println!("heap after all answered: {} bytes above the start", after - before);
     });
 }

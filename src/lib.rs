@@ -5,6 +5,8 @@
 //! set), [`tool`] (the model-facing `ask_user_question` projection). Nothing here
 //! depends on a window toolkit.
 
+pub mod channel;
+pub mod mcp;
 pub mod model;
 pub mod service;
 pub mod tool;

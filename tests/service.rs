@@ -318,7 +318,10 @@ async fn bad_intents_are_refused_label_first() {
     s.register("fixed", Scope::Any, 0, Fixed::new(pnpm()));
     let e = ask(&s, AskRequest::new(vec![plan_question("Ship", None)])).await.unwrap_err();
     assert_eq!(e.code(), "BAD_INTENT");
-    assert_eq!(e.message(), r#"question plan declares intent plan-review whose approve label "Ship" names none of its options"#);
+    assert_eq!(
+        e.message(),
+        r#"question plan declares intent plan-review whose approve label "Ship" names none of its options"#
+    );
     for detail in [None, Some("")] {
         let e = ask(&s, AskRequest::new(vec![plan_question("Approve", detail)])).await.unwrap_err();
         assert_eq!(e.message(), "question plan declares intent plan-review without the detail it reviews");
@@ -435,8 +438,12 @@ async fn a_bad_answer_is_refused_and_the_ask_stays_pending() {
     let e = a.answer(Answer::new(vec![AnswerItem::selected("pkg", &["yarn"])])).unwrap_err();
     assert_eq!(e.code(), "BAD_ANSWER");
     assert_eq!(s.pending().len(), 1, "still pending after a misfit");
-    a.answer(Answer::new(vec![AnswerItem { id: "pkg".into(), selected: vec!["npm".into()], custom: Some("bun".into()) }]))
-        .unwrap();
+    a.answer(Answer::new(vec![AnswerItem {
+        id: "pkg".into(),
+        selected: vec!["npm".into()],
+        custom: Some("bun".into()),
+    }]))
+    .unwrap();
     assert_eq!(a.answer(pnpm()).unwrap_err().code(), "NOT_PENDING", "the first valid answer wins");
     let got = asking.await.unwrap().unwrap();
     assert_eq!(got.to_compact_json(), r#"{"answers":[{"id":"pkg","selected":[],"custom":"bun"}]}"#);

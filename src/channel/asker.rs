@@ -1,0 +1,120 @@
+//! Asking through the socket so that an agent keeps its answer across a server
+//! restart: a lost connection or `SHUTTING_DOWN` while a question is pending means
+//! wait for a server to listen again (with backoff, up to a limit), enter the agent
+//! again as a new runtime, and ask again. `userq ask` and `userq mcp` both use this.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+use super::client::{Client, ClientError};
+use crate::model::{AgentRef, Answer, ErrorCode, Question, UserQuestionError};
+
+/// How long to wait for a server to come back before giving up.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The agent an asker enters as.
+#[derive(Debug, Clone)]
+pub struct AgentSpec {
+    pub id: String,
+    pub delegation_depth: u32,
+}
+
+pub struct Asker {
+    path: PathBuf,
+    client_name: String,
+    agent: Option<AgentSpec>,
+    session: Mutex<Option<(Client, Option<AgentRef>)>>,
+    patience: Duration,
+}
+
+impl Asker {
+    pub fn new(path: PathBuf, client_name: &str, agent: Option<AgentSpec>) -> Self {
+        Self { path, client_name: client_name.to_owned(), agent, session: Mutex::new(None), patience: PATIENCE }
+    }
+
+    pub fn with_patience(mut self, patience: Duration) -> Self {
+        self.patience = patience;
+        self
+    }
+
+    /// Connects (once) and enters the agent, so an asker is live before it asks.
+    pub async fn connect(&self) -> Result<(Client, Option<AgentRef>), ClientError> {
+        let mut session = self.session.lock().await;
+        if let Some(s) = session.as_ref() {
+            return Ok(s.clone());
+        }
+        let (client, _incoming) = Client::connect(&self.path, &self.client_name).await?;
+        let agent = match &self.agent {
+            None => None,
+            Some(spec) => {
+                let params = json!({"id": spec.id, "delegationDepth": spec.delegation_depth});
+                let r = client.call("agents/enter", params).await?;
+                Some(serde_json::from_value(r).map_err(|e| UserQuestionError::new("BAD_REPLY", e.to_string()))?)
+            }
+        };
+        *session = Some((client.clone(), agent.clone()));
+        Ok((client, agent))
+    }
+
+    async fn forget(&self) {
+        *self.session.lock().await = None;
+    }
+
+    /// Asks, riding out server restarts. Cancelling `cancel` withdraws the question.
+    pub async fn ask(&self, questions: &[Question], cancel: &CancellationToken) -> Result<Answer, ClientError> {
+        let mut lost_since: Option<Instant> = None;
+        let mut backoff = Duration::from_millis(50);
+        loop {
+            let connected = match self.connect().await {
+                Err(ClientError::NotRunning(_) | ClientError::Closed) if lost_since.is_some() => None,
+                Err(ClientError::Service(e)) if lost_since.is_some() && e.is(ErrorCode::AgentLive) => None,
+                other => Some(other?),
+            };
+            if let Some((client, agent)) = connected {
+                let mut params = json!({"questions": questions});
+                if let Some(agent) = agent {
+                    params["agent"] = json!(agent);
+                }
+                let (id, reply) = client.start("ask", params);
+                let reply = tokio::select! {
+                    reply = reply => reply,
+                    () = cancel.cancelled() => {
+                        client.notify("$/cancelRequest", json!({"id": id}));
+                        return Err(UserQuestionError::aborted().into());
+                    }
+                };
+                match reply {
+                    Ok(answer) => {
+                        return Answer::from_value(&answer)
+                            .map_err(|e| UserQuestionError::new("BAD_REPLY", e.message().to_owned()).into())
+                    }
+                    Err(ClientError::Closed) => {}
+                    Err(ClientError::Service(e)) if e.is(ErrorCode::ShuttingDown) => {}
+                    Err(e) => return Err(e),
+                }
+                self.forget().await;
+                backoff = Duration::from_millis(50);
+            }
+            let since = *lost_since.get_or_insert_with(Instant::now);
+            if since.elapsed() >= self.patience {
+                return Err(UserQuestionError::new(
+                    "SERVER_GONE",
+                    format!(
+                        "the user-questions server stopped while the question was pending and none came back within {} s",
+                        self.patience.as_secs()
+                    ),
+                )
+                .into());
+            }
+            tokio::select! {
+                () = tokio::time::sleep(backoff) => {}
+                () = cancel.cancelled() => return Err(UserQuestionError::aborted().into()),
+            }
+            backoff = (backoff * 2).min(Duration::from_secs(1));
+        }
+    }
+}

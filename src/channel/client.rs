@@ -1,0 +1,157 @@
+//! The Rust client of the socket: what `userq` and the MCP server speak through. Calls
+//! are matched to replies by id; the server's own requests and notifications (offers,
+//! withdrawals) arrive on a channel of their own.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::UnixStream;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::frame::{next_frame, Frame};
+use super::rpc::{self, Message};
+use super::PROTOCOL_VERSION;
+use crate::model::UserQuestionError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("no user-questions server is listening on {0}; start one with `userq serve` (or the desktop app)")]
+    NotRunning(PathBuf),
+    #[error("the connection to the user-questions server closed")]
+    Closed,
+    #[error(transparent)]
+    Service(#[from] UserQuestionError),
+}
+
+/// A request or notification the server sent.
+#[derive(Debug)]
+pub struct ServerMessage {
+    /// `Some` for a request, which wants a reply through [`Client::respond`].
+    pub id: Option<Value>,
+    pub method: String,
+    pub params: Value,
+}
+
+type Calls = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, Value>>>>>;
+
+/// A connection to the server, initialized. Clones share the connection.
+#[derive(Clone)]
+pub struct Client(Arc<Inner>);
+
+struct Inner {
+    out: mpsc::UnboundedSender<String>,
+    calls: Calls,
+    ids: AtomicU64,
+    closed: CancellationToken,
+}
+
+impl Client {
+    /// Connects and initializes; server requests and notifications go to the receiver.
+    pub async fn connect(
+        path: &Path,
+        name: &str,
+    ) -> Result<(Self, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
+        let stream = UnixStream::connect(path).await.map_err(|_| ClientError::NotRunning(path.to_owned()))?;
+        let (read, mut write) = stream.into_split();
+        let (out, mut lines) = mpsc::unbounded_channel::<String>();
+        let (incoming_tx, incoming) = mpsc::unbounded_channel();
+        let calls: Calls = Arc::default();
+        let closed = CancellationToken::new();
+        tokio::spawn({
+            let closed = closed.clone();
+            async move {
+                while let Some(mut line) = lines.recv().await {
+                    line.push('\n');
+                    if write.write_all(line.as_bytes()).await.is_err() {
+                        break;
+                    }
+                }
+                closed.cancel();
+            }
+        });
+        tokio::spawn(read_messages(BufReader::new(read), calls.clone(), incoming_tx, closed.clone()));
+        let client = Self(Arc::new(Inner { out, calls, ids: AtomicU64::new(1), closed }));
+        let version = env!("CARGO_PKG_VERSION");
+        client
+            .call(
+                "initialize",
+                json!({"protocolVersion": PROTOCOL_VERSION, "client": {"name": name, "version": version}}),
+            )
+            .await?;
+        Ok((client, incoming))
+    }
+
+    /// Sends a request and returns its id and the future of its reply.
+    pub fn start(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (u64, impl std::future::Future<Output = Result<Value, ClientError>> + Send + 'static) {
+        let id = self.0.ids.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.0.calls.lock().unwrap().insert(id, tx);
+        let _ = self.0.out.send(rpc::request(&id.into(), method, params));
+        let reply = async move {
+            match rx.await {
+                Ok(Ok(result)) => Ok(result),
+                Ok(Err(error)) => Err(ClientError::Service(
+                    UserQuestionError::from_rpc(&error)
+                        .unwrap_or_else(|| UserQuestionError::new("BAD_REPLY", format!("malformed error: {error}"))),
+                )),
+                Err(_) => Err(ClientError::Closed),
+            }
+        };
+        (id, reply)
+    }
+
+    pub async fn call(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        self.start(method, params).1.await
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        let _ = self.0.out.send(rpc::notification(method, params));
+    }
+
+    /// Replies to a request the server sent.
+    pub fn respond(&self, id: &Value, outcome: Result<Value, Value>) {
+        let _ = self.0.out.send(rpc::response(id, outcome));
+    }
+
+    pub async fn closed(&self) {
+        self.0.closed.cancelled().await
+    }
+}
+
+async fn read_messages(
+    mut reader: BufReader<tokio::net::unix::OwnedReadHalf>,
+    calls: Calls,
+    incoming: mpsc::UnboundedSender<ServerMessage>,
+    closed: CancellationToken,
+) {
+    let mut buf = Vec::new();
+    while let Ok(Some(frame)) = next_frame(&mut reader, &mut buf).await {
+        let Frame::Line = frame else { continue };
+        let Ok(value) = serde_json::from_slice::<Value>(&buf) else { continue };
+        match rpc::classify(value) {
+            Ok(Message::Response { id, outcome }) => {
+                if let Some(call) = id.as_u64().and_then(|id| calls.lock().unwrap().remove(&id)) {
+                    let _ = call.send(outcome);
+                }
+            }
+            Ok(Message::Request { id, method, params }) => {
+                let _ = incoming.send(ServerMessage { id: Some(id), method, params });
+            }
+            Ok(Message::Notification { method, params }) => {
+                let _ = incoming.send(ServerMessage { id: None, method, params });
+            }
+            Err(_) => {}
+        }
+    }
+    closed.cancel();
+    calls.lock().unwrap().clear();
+}

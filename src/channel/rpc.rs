@@ -1,0 +1,101 @@
+//! JSON-RPC 2.0 messages: classifying what arrives and writing what leaves.
+
+use serde_json::{json, Map, Value};
+
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const NOT_INITIALIZED: i64 = -32002;
+
+/// One message as it arrived.
+#[derive(Debug)]
+pub enum Message {
+    Request { id: Value, method: String, params: Value },
+    Notification { method: String, params: Value },
+    Response { id: Value, outcome: Result<Value, Value> },
+}
+
+/// Classifies a parsed line. `Err` is the error response to send (id null unless the
+/// message carried a usable id).
+pub fn classify(value: Value) -> Result<Message, Value> {
+    let Value::Object(mut obj) = value else {
+        let why = if value.is_array() { "batches are not supported" } else { "a message must be a JSON object" };
+        return Err(error(Value::Null, INVALID_REQUEST, why, None));
+    };
+    let id = obj.remove("id");
+    let usable_id = id.clone().filter(|i| i.is_string() || i.is_number());
+    let error_id = usable_id.clone().unwrap_or(Value::Null);
+    let invalid = |why: &str| error(error_id.clone(), INVALID_REQUEST, why, None);
+    if obj.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+        return Err(invalid("jsonrpc must be \"2.0\""));
+    }
+    let params = match obj.remove("params") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(p @ (Value::Object(_) | Value::Array(_))) => p,
+        Some(_) => return Err(invalid("params must be an object or an array")),
+    };
+    if let Some(method) = obj.remove("method") {
+        let Value::String(method) = method else { return Err(invalid("method must be a string")) };
+        return match (id, usable_id) {
+            (None, _) => Ok(Message::Notification { method, params }),
+            (Some(_), Some(id)) => Ok(Message::Request { id, method, params }),
+            (Some(_), None) => Err(invalid("id must be a string or a number")),
+        };
+    }
+    let Some(id) = usable_id else { return Err(invalid("a message needs a method, or an id with a result or error")) };
+    match (obj.remove("result"), obj.remove("error")) {
+        (Some(result), None) => Ok(Message::Response { id, outcome: Ok(result) }),
+        (None, Some(error)) => Ok(Message::Response { id, outcome: Err(error) }),
+        _ => Err(invalid("a response has exactly one of result and error")),
+    }
+}
+
+pub fn request(id: &Value, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+pub fn notification(method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string()
+}
+
+pub fn response(id: &Value, outcome: Result<Value, Value>) -> String {
+    match outcome {
+        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string(),
+        Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string(),
+    }
+}
+
+/// A whole error response line.
+pub fn error(id: Value, code: i64, message: &str, data: Option<Value>) -> Value {
+    let mut e = json!({"code": code, "message": message});
+    if let Some(d) = data {
+        e["data"] = d;
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": e})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(v: Value) -> i64 {
+        classify(v).unwrap_err()["error"]["code"].as_i64().unwrap()
+    }
+
+    #[test]
+    fn classifies() {
+        assert!(matches!(classify(json!({"jsonrpc": "2.0", "id": 1, "method": "m"})), Ok(Message::Request { .. })));
+        assert!(matches!(classify(json!({"jsonrpc": "2.0", "method": "m"})), Ok(Message::Notification { .. })));
+        assert!(matches!(
+            classify(json!({"jsonrpc": "2.0", "id": "x", "result": {}})),
+            Ok(Message::Response { outcome: Ok(_), .. })
+        ));
+        assert_eq!(code(json!([1])), INVALID_REQUEST);
+        assert_eq!(code(json!(3)), INVALID_REQUEST);
+        assert_eq!(code(json!({"id": 1, "method": "m"})), INVALID_REQUEST);
+        assert_eq!(code(json!({"jsonrpc": "2.0", "id": 1})), INVALID_REQUEST);
+        let e = classify(json!({"jsonrpc": "2.0", "id": 7, "method": 5})).unwrap_err();
+        assert_eq!(e["id"], 7);
+    }
+}

@@ -1,0 +1,103 @@
+//! The socket server: one per path, owner-only, stopping cleanly. `bind` claims the
+//! path (refusing a live one, replacing a stale one); `run` serves until `shutdown`
+//! resolves, then ends every pending ask with `SHUTTING_DOWN` and removes the socket.
+
+use std::future::Future;
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::UnixListener;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::connection;
+use super::rpc;
+use crate::service::UserQuestions;
+
+/// Connections served at once; past this a client is told so and closed.
+pub const MAX_CONNECTIONS: usize = 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BindError {
+    #[error("a user-questions server is already listening on {0}")]
+    AlreadyRunning(PathBuf),
+    #[error("cannot listen on {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// Binds the socket at `path`: its folder created 0700, the socket 0600.
+pub fn bind(path: &Path) -> Result<UnixListener, BindError> {
+    let io_err = |source| BindError::Io { path: path.to_owned(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(io_err)?;
+    }
+    if path.exists() {
+        if std::os::unix::net::UnixStream::connect(path).is_ok() {
+            return Err(BindError::AlreadyRunning(path.to_owned()));
+        }
+        std::fs::remove_file(path).map_err(io_err)?;
+    }
+    let listener = UnixListener::bind(path).map_err(io_err)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io_err)?;
+    Ok(listener)
+}
+
+/// Serves `service` on `listener` until `shutdown` resolves.
+pub async fn run(listener: UnixListener, service: UserQuestions, shutdown: impl Future<Output = ()>) {
+    let path = listener.local_addr().ok().and_then(|a| a.as_pathname().map(Path::to_owned));
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let stopping = CancellationToken::new();
+    let connections = TaskTracker::new();
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    tokio::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        if stream.peer_cred().map(|c| c.uid()).ok() != Some(uid) {
+            tracing::warn!("closed a connection from another user");
+            continue;
+        }
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            connections.spawn(refuse(stream));
+            continue;
+        };
+        let (service, stopping) = (service.clone(), stopping.clone());
+        connections.spawn(async move {
+            connection::serve(stream, service, stopping).await;
+            drop(slot);
+        });
+    }
+    drop(listener);
+    service.shut_down();
+    stopping.cancel();
+    connections.close();
+    let _ = tokio::time::timeout(Duration::from_secs(3), connections.wait()).await;
+    if let Some(path) = path {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+async fn refuse(mut stream: tokio::net::UnixStream) {
+    let e = rpc::error(
+        serde_json::Value::Null,
+        -32000,
+        "too many connections; try again later",
+        Some(serde_json::json!({"code": "TOO_MANY_CONNECTIONS"})),
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(format!("{e}\n").as_bytes())).await;
+}

@@ -1,0 +1,134 @@
+//! `userq mcp`: an MCP server on stdio that any MCP client can load. It offers the
+//! model-facing `ask_user_question` (exactly as [`crate::tool`] shapes it) and
+//! `review_plan`, and asks through the socket as one live agent for the whole MCP
+//! session, so agent-scoped answerers (the desktop window) receive its questions.
+//! It connects lazily: initializing and listing tools never wait for the server.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+use tokio::sync::OnceCell;
+
+use crate::channel::asker::{AgentSpec, Asker};
+use crate::channel::client::ClientError;
+use crate::model::{AskRequest, UserQuestionError};
+use crate::tool;
+
+pub struct McpServer {
+    socket: PathBuf,
+    agent_id: Option<String>,
+    asker: OnceCell<Asker>,
+}
+
+impl McpServer {
+    /// `agent_id` names the session's agent; `None` takes the MCP client's name.
+    pub fn new(socket: PathBuf, agent_id: Option<String>) -> Self {
+        Self { socket, agent_id, asker: OnceCell::new() }
+    }
+
+    async fn asker(&self, context: &RequestContext<RoleServer>) -> &Asker {
+        self.asker
+            .get_or_init(|| async {
+                let client = context.peer.peer_info().map(|i| i.client_info.name.clone());
+                let client = client.filter(|n| !n.is_empty()).unwrap_or_else(|| "mcp-client".into());
+                let id = self.agent_id.clone().unwrap_or_else(|| format!("{client}-{:08x}", rand::random::<u32>()));
+                Asker::new(
+                    self.socket.clone(),
+                    &format!("userq-mcp ({client})"),
+                    Some(AgentSpec { id, delegation_depth: 0 }),
+                )
+            })
+            .await
+    }
+}
+
+fn tools() -> Vec<Tool> {
+    let object = |v: Value| match v {
+        Value::Object(o) => Arc::new(o),
+        _ => unreachable!("schemas are objects"),
+    };
+    let review_schema = json!({
+        "type": "object",
+        "properties": {"plan": {"type": "string", "description": "The plan, in markdown."}},
+        "required": ["plan"]
+    });
+    vec![
+        Tool::new(tool::NAME, tool::DESCRIPTION, object(tool::input_schema())),
+        Tool::new(
+            "review_plan",
+            "Show the user a plan (markdown) for review and wait: the answer's selected label is \
+             Approve, or it is Revise with the user's feedback in custom.",
+            object(review_schema),
+        ),
+    ]
+}
+
+fn request_for(name: &str, input: &Value) -> Result<AskRequest, UserQuestionError> {
+    match name {
+        "review_plan" => match input.get("plan").and_then(Value::as_str) {
+            Some(plan) if !plan.trim().is_empty() => Ok(AskRequest::new(vec![tool::plan_review(plan)])),
+            Some(_) => Err(UserQuestionError::bad_request("plan is empty")),
+            None => Err(UserQuestionError::bad_request("plan is missing or not a string")),
+        },
+        _ => tool::request_from_input(input),
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("user-questions", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Use ask_user_question when you need a decision from the user; use review_plan to have a plan approved.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.as_ref();
+        if name != tool::NAME && name != "review_plan" {
+            return Err(McpError::invalid_params(format!("unknown tool {name}"), None));
+        }
+        let input = Value::Object(request.arguments.unwrap_or_default());
+        let outcome = match request_for(name, &input) {
+            Err(e) => Err(e),
+            Ok(req) => match self.asker(&context).await.ask(&req.questions, &context.ct).await {
+                Ok(answer) => Ok(answer),
+                Err(ClientError::Service(e)) => Err(e),
+                Err(other) => Err(UserQuestionError::new("NO_SERVER", other.to_string())),
+            },
+        };
+        let text = vec![ContentBlock::text(tool::render(&outcome))];
+        Ok(match outcome {
+            Ok(_) => CallToolResult::success(text),
+            Err(_) => CallToolResult::error(text),
+        }
+        .into())
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client goes away.
+pub async fn serve_stdio(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
+    use rmcp::ServiceExt;
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
