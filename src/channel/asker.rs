@@ -80,10 +80,14 @@ impl Asker {
                     params["agent"] = json!(agent);
                 }
                 let (id, reply) = client.start("ask", params);
+                tokio::pin!(reply);
                 let reply = tokio::select! {
-                    reply = reply => reply,
+                    reply = &mut reply => reply,
                     () = cancel.cancelled() => {
+                        // Wait (briefly) for the server to confirm, so the question is
+                        // withdrawn everywhere before this process goes.
                         client.notify("$/cancelRequest", json!({"id": id}));
+                        let _ = tokio::time::timeout(Duration::from_secs(2), reply).await;
                         return Err(UserQuestionError::aborted().into());
                     }
                 };

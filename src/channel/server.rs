@@ -49,12 +49,22 @@ pub fn bind(path: &Path) -> Result<UnixListener, BindError> {
 
 /// Serves `service` on `listener` until `shutdown` resolves.
 pub async fn run(listener: UnixListener, service: UserQuestions, shutdown: impl Future<Output = ()>) {
+    run_with_limit(listener, service, shutdown, MAX_CONNECTIONS).await
+}
+
+/// [`run`] with another limit of connections served at once.
+pub async fn run_with_limit(
+    listener: UnixListener,
+    service: UserQuestions,
+    shutdown: impl Future<Output = ()>,
+    max_connections: usize,
+) {
     let path = listener.local_addr().ok().and_then(|a| a.as_pathname().map(Path::to_owned));
     // SAFETY: getuid has no preconditions and cannot fail.
     let uid = unsafe { libc::getuid() };
     let stopping = CancellationToken::new();
     let connections = TaskTracker::new();
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let slots = Arc::new(Semaphore::new(max_connections));
     tokio::pin!(shutdown);
     loop {
         let stream = tokio::select! {

@@ -3,7 +3,7 @@
 //! answerer is chosen when it is needed, so one registered mid-flight can still be
 //! offered the ask, and an answerer that goes away while holding an ask passes it on.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use async_trait::async_trait;
@@ -50,11 +50,14 @@ pub struct Next<'a> {
     waterfall: &'a Waterfall,
     ask: &'a Ask,
     tried: &'a Mutex<Vec<u64>>,
+    /// Set once the answerer hands the ask on: it no longer holds it.
+    delegated: &'a AtomicBool,
 }
 
 impl Next<'_> {
     /// Offers the ask to the remaining answerers; `NO_PROVIDER` when none claims it.
     pub async fn run(self) -> Result<Answer, UserQuestionError> {
+        self.delegated.store(true, Ordering::Relaxed);
         self.waterfall.dispatch(self.ask, self.tried).await
     }
 }
@@ -135,11 +138,20 @@ impl Waterfall {
                 return Err(UserQuestionError::no_provider());
             };
             ask.offer_to(&entry.name);
-            let next = Next { waterfall: self, ask, tried };
+            let delegated = AtomicBool::new(false);
+            let next = Next { waterfall: self, ask, tried, delegated: &delegated };
+            // An answerer that goes away while it holds the ask passes it on; once it
+            // has handed the ask on itself, its going away changes nothing.
+            let gone_while_holding = async {
+                entry.gone.cancelled().await;
+                if delegated.load(Ordering::Relaxed) {
+                    std::future::pending::<()>().await;
+                }
+            };
             tokio::select! {
                 biased;
                 outcome = entry.answerer.answer(ask, next) => outcome,
-                () = entry.gone.cancelled() => self.dispatch(ask, tried).await,
+                () = gone_while_holding => self.dispatch(ask, tried).await,
             }
         })
     }

@@ -1,0 +1,250 @@
+//! `userq answer`: a terminal answerer for people on a server or in SSH. It registers
+//! in the waterfall, claims each offer, and asks the person one question at a time on
+//! a prompt thread; asks withdrawn meanwhile are skipped.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use clap::Args;
+use inquire::{InquireError, MultiSelect, Select, Text};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use user_questions::channel::client::{Client, ServerMessage};
+use user_questions::model::{Answer, AnswerItem, Question, Request, UserQuestionError};
+
+#[derive(Args)]
+pub struct AnswerArgs {
+    /// Which requests to answer: `any`, `agents`, or `agent:<id>`.
+    #[arg(long, default_value = "any")]
+    scope: String,
+    /// Higher priorities are offered questions first.
+    #[arg(long, default_value_t = 0)]
+    priority: i64,
+    /// The name shown as the holder of the questions this terminal takes.
+    #[arg(long, default_value = "terminal")]
+    name: String,
+    /// Exit after answering one ask.
+    #[arg(long)]
+    once: bool,
+}
+
+fn scope(s: &str) -> Result<Value, String> {
+    match s {
+        "any" | "agents" => Ok(json!(s)),
+        _ => match s.strip_prefix("agent:") {
+            Some(id) if !id.is_empty() => Ok(json!({"agent": id})),
+            _ => Err(format!("--scope must be any, agents or agent:<id>, not {s:?}")),
+        },
+    }
+}
+
+/// What the person did with one ask.
+enum Outcome {
+    Answered(Answer),
+    Dismissed,
+    Withdrawn,
+}
+
+pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
+    let scope = match scope(&args.scope) {
+        Ok(s) => s,
+        Err(e) => return crate::fail(2, &format!("userq answer: {e}")),
+    };
+    let (client, mut incoming) = match Client::connect(&socket, "userq answer").await {
+        Ok(c) => c,
+        Err(e) => return crate::client_failure(&e),
+    };
+    let registered =
+        client.call("answerers/register", json!({"name": args.name, "scope": scope, "priority": args.priority}));
+    if let Err(e) = registered.await {
+        return crate::client_failure(&e);
+    }
+    println!("Answering questions as {:?} (scope {}). Ctrl-C stops.", args.name, args.scope);
+    let withdrawn: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let (offers, prompts) = std::sync::mpsc::channel::<(String, Request)>();
+    let (done_tx, mut done) = mpsc::unbounded_channel();
+    std::thread::spawn({
+        let withdrawn = withdrawn.clone();
+        move || prompt_loop(prompts, withdrawn, done_tx)
+    });
+    loop {
+        tokio::select! {
+            message = incoming.recv() => match message {
+                None => return crate::fail(1, "userq answer: the server went away"),
+                Some(m) => on_message(&client, m, &offers, &withdrawn),
+            },
+            finished = done.recv() => match finished {
+                None => return ExitCode::SUCCESS,
+                Some((ask, outcome)) => {
+                    if send(&client, &ask, outcome).await && args.once {
+                        return ExitCode::SUCCESS;
+                    }
+                }
+            },
+        }
+    }
+}
+
+fn on_message(
+    client: &Client,
+    m: ServerMessage,
+    offers: &std::sync::mpsc::Sender<(String, Request)>,
+    withdrawn: &Mutex<HashSet<String>>,
+) {
+    let ask = m.params["ask"].as_str().unwrap_or_default().to_owned();
+    match (m.id, m.method.as_str()) {
+        (Some(id), "questions/offer") => match serde_json::from_value::<Request>(m.params["request"].clone()) {
+            Ok(request) => {
+                client.respond(&id, Ok(json!({"claim": true})));
+                let _ = offers.send((ask, request));
+            }
+            Err(_) => client.respond(&id, Ok(json!({"claim": false}))),
+        },
+        (Some(id), method) => {
+            client.respond(&id, Err(json!({"code": -32601, "message": format!("method not found: {method}")})))
+        }
+        (None, "questions/withdraw") => {
+            withdrawn.lock().unwrap().insert(ask.clone());
+            eprintln!("\n(question {ask} was withdrawn by its asker)");
+        }
+        (None, "questions/badAnswer") => {
+            eprintln!("\n(the answer to {ask} did not fit: {})", m.params["message"].as_str().unwrap_or(""))
+        }
+        (None, _) => {}
+    }
+}
+
+/// Sends what the person decided; true when the ask is settled.
+async fn send(client: &Client, ask: &str, outcome: Outcome) -> bool {
+    let reply = match outcome {
+        Outcome::Withdrawn => return false,
+        Outcome::Answered(answer) => client.call("questions/answer", json!({"ask": ask, "answer": answer})).await,
+        Outcome::Dismissed => {
+            let e = UserQuestionError::user_cancelled();
+            client.call("questions/reject", json!({"ask": ask, "code": e.code(), "message": e.message()})).await
+        }
+    };
+    match reply {
+        Ok(_) => {
+            println!("(sent)");
+            true
+        }
+        Err(e) => {
+            eprintln!("(not sent: {e})");
+            false
+        }
+    }
+}
+
+fn prompt_loop(
+    prompts: std::sync::mpsc::Receiver<(String, Request)>,
+    withdrawn: Arc<Mutex<HashSet<String>>>,
+    done: mpsc::UnboundedSender<(String, Outcome)>,
+) {
+    for (ask, request) in prompts {
+        if withdrawn.lock().unwrap().contains(&ask) {
+            continue;
+        }
+        let outcome = match ask_person(&ask, &request) {
+            Ok(o) => o,
+            Err(InquireError::OperationInterrupted) => std::process::exit(130),
+            Err(e) => {
+                eprintln!("userq answer: {e}");
+                std::process::exit(1)
+            }
+        };
+        let outcome = if withdrawn.lock().unwrap().contains(&ask) { Outcome::Withdrawn } else { outcome };
+        if done.send((ask, outcome)).is_err() {
+            return;
+        }
+    }
+}
+
+const OTHER: &str = "✎ Other (type an answer)";
+const SKIP: &str = "↷ Skip this question";
+const DISMISS: &str = "✗ Dismiss (tell the agent you won't answer)";
+
+fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
+    let from = match &request.agent {
+        Some(a) => format!("agent {} (delegation depth {})", a.id, a.delegation_depth),
+        None => "a local program".to_owned(),
+    };
+    println!("\n━━ Question {ask} from {from} ━━");
+    let mut items = Vec::with_capacity(request.questions.len());
+    for q in &request.questions {
+        match ask_one(q)? {
+            Some(item) => items.push(item),
+            None => return Ok(Outcome::Dismissed),
+        }
+    }
+    Ok(Outcome::Answered(Answer::new(items)))
+}
+
+/// One question; `None` when the person dismisses the whole ask.
+fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
+    if let Some(header) = &q.header {
+        println!("\n\x1b[1m{header}\x1b[0m");
+    }
+    if let Some(detail) = &q.detail {
+        println!();
+        for line in detail.lines() {
+            println!("  │ {line}");
+        }
+        println!();
+    }
+    let approve = q.intent.as_ref().map(|i| i.approve.as_str());
+    if q.options.is_empty() {
+        let text = Text::new(&q.question).with_help_message("Enter with nothing typed skips").prompt()?;
+        return Ok(Some(if text.trim().is_empty() {
+            AnswerItem::skipped(&q.id)
+        } else {
+            AnswerItem::custom(&q.id, text)
+        }));
+    }
+    let shown: Vec<String> = q
+        .options
+        .iter()
+        .map(|o| match &o.description {
+            Some(d) => format!("{} — {d}", o.label),
+            None => o.label.clone(),
+        })
+        .collect();
+    let label_of = |choice: &str| q.options[shown.iter().position(|s| s == choice).unwrap_or(0)].label.clone();
+    if q.multi_select {
+        let picked = MultiSelect::new(&q.question, shown.clone())
+            .with_help_message("↑↓ move, space picks, enter confirms, esc skips")
+            .prompt_skippable()?;
+        let Some(picked) = picked else { return Ok(Some(AnswerItem::skipped(&q.id))) };
+        let other = Text::new("Anything to add?").with_help_message("optional; enter for none").prompt()?;
+        let selected = picked.iter().map(|c| label_of(c)).collect();
+        return Ok(Some(AnswerItem {
+            id: q.id.clone(),
+            selected,
+            custom: Some(other).filter(|o| !o.trim().is_empty()),
+        }));
+    }
+    let mut choices = shown.clone();
+    choices.extend([OTHER.to_owned(), SKIP.to_owned(), DISMISS.to_owned()]);
+    let choice =
+        Select::new(&q.question, choices).with_help_message("↑↓ move, enter picks, esc skips").prompt_skippable()?;
+    Ok(Some(match choice.as_deref() {
+        None | Some(SKIP) => AnswerItem::skipped(&q.id),
+        Some(DISMISS) => return Ok(None),
+        Some(OTHER) => AnswerItem::custom(&q.id, Text::new("Your answer:").prompt()?),
+        Some(choice) => {
+            let label = label_of(choice);
+            let feedback = if approve.is_some_and(|a| a != label) {
+                Text::new("Feedback for the agent:").with_help_message("optional; enter for none").prompt()?
+            } else {
+                String::new()
+            };
+            if feedback.trim().is_empty() {
+                AnswerItem::selected(&q.id, &[&label])
+            } else {
+                AnswerItem::custom(&q.id, feedback)
+            }
+        }
+    }))
+}

@@ -1,0 +1,138 @@
+//! `userq`: the command-line front door. `serve` runs the service headless, `ask`
+//! asks as an agent, `answer` answers in a terminal, `pending` lists what waits, and
+//! `mcp` is an MCP server on stdio. Each is thin over the library.
+
+mod answer;
+mod ask;
+mod serve;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use user_questions::channel::client::{Client, ClientError};
+use user_questions::channel::path::socket_path;
+
+/// Exit status when no server is listening (and when a second server finds one).
+pub const EXIT_NO_SERVER: u8 = 3;
+
+const EXAMPLES: &str = "\
+Examples:
+  userq serve                                   run the service headless (Ctrl-C stops it)
+  userq answer                                  answer questions in this terminal
+  userq ask \"Deploy to prod?\" --header Deploy --option Yes --option \"No:keep staging\"
+  userq ask \"Which checks?\" --multi --option fmt --option clippy --option test
+  userq ask --plan PLAN.md                      a plan review: Approve or Revise
+  echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
+  userq pending                                 what is waiting, one a line
+  userq mcp                                     an MCP server on stdio for any MCP client
+
+The socket is $USERQ_SOCKET, else $XDG_RUNTIME_DIR/user-questions/userq.sock,
+else <temp dir>/user-questions-<uid>/userq.sock.";
+
+#[derive(Parser)]
+#[command(name = "userq", version, about = "Where AI agents' questions reach a person.", after_help = EXAMPLES)]
+struct Cli {
+    /// The socket to serve or to connect to.
+    #[arg(long, global = true, value_name = "PATH")]
+    socket: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the question service and its socket, headless; logs go to stderr.
+    Serve,
+    /// Ask a question as an agent and print the answer as JSON.
+    Ask(ask::AskArgs),
+    /// Answer questions in this terminal.
+    Answer(answer::AnswerArgs),
+    /// List the pending questions.
+    Pending {
+        /// Print the whole pending set as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve MCP on stdio: the tools ask_user_question and review_plan.
+    Mcp {
+        /// The agent id of this MCP session (default: the MCP client's name).
+        #[arg(long)]
+        agent_id: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let socket = cli.socket.unwrap_or_else(socket_path);
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new(if matches!(cli.command, Command::Serve) { "info" } else { "warn" })
+        }))
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    runtime.block_on(async move {
+        match cli.command {
+            Command::Serve => serve::run(socket).await,
+            Command::Ask(args) => ask::run(socket, args).await,
+            Command::Answer(args) => answer::run(socket, args).await,
+            Command::Pending { json } => pending(socket, json).await,
+            Command::Mcp { agent_id } => {
+                let server = user_questions::mcp::McpServer::new(socket, agent_id);
+                match user_questions::mcp::serve_stdio(server).await {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(1, &format!("userq mcp: {e}")),
+                }
+            }
+        }
+    })
+}
+
+/// Prints a one-line error on stderr and returns the exit status.
+pub fn fail(code: u8, line: &str) -> ExitCode {
+    eprintln!("{line}");
+    ExitCode::from(code)
+}
+
+/// The exit status and line for a client error: 3 for no server, else 1.
+pub fn client_failure(e: &ClientError) -> ExitCode {
+    match e {
+        ClientError::NotRunning(_) => fail(EXIT_NO_SERVER, &e.to_string()),
+        ClientError::Service(e) => fail(1, &format!("Error: {}", e.message())),
+        ClientError::Closed => fail(1, &format!("Error: {e}")),
+    }
+}
+
+async fn pending(socket: PathBuf, json: bool) -> ExitCode {
+    let reply = async {
+        let (client, _) = Client::connect(&socket, "userq pending").await?;
+        client.call("questions/pending", serde_json::json!({})).await
+    };
+    let pending = match reply.await {
+        Ok(p) => p,
+        Err(e) => return client_failure(&e),
+    };
+    if json {
+        println!("{pending}");
+        return ExitCode::SUCCESS;
+    }
+    for p in pending["pending"].as_array().into_iter().flatten() {
+        let agent = match &p["request"]["agent"] {
+            serde_json::Value::Null => "(no agent)".to_owned(),
+            a => format!("{} (depth {})", a["id"].as_str().unwrap_or("?"), a["delegationDepth"]),
+        };
+        let holder = p["answerer"].as_str().unwrap_or("being offered");
+        let questions: Vec<&str> =
+            p["request"]["questions"].as_array().into_iter().flatten().filter_map(|q| q["question"].as_str()).collect();
+        println!(
+            "{}\t{}\t{}\t{}\t{}",
+            p["ask"].as_str().unwrap_or("?"),
+            p["since"].as_str().unwrap_or("?"),
+            agent,
+            holder,
+            questions.join(" | ")
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,449 @@
+//! PROTOCOL.md over a real socket, byte for byte: session, framing, agents, asking,
+//! the answerer waterfall, cancelling, observing, stopping, and hostile clients.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::Duration;
+
+use common::*;
+use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
+
+#[tokio::test]
+async fn session_rules() {
+    let s = TestServer::start().await;
+    let mut p = s.peer().await;
+    p.notify("$/cancelRequest", json!({"id": 1})).await;
+    let r = p.call("questions/pending", json!({})).await;
+    assert_eq!(r["error"], json!({"code": -32002, "message": "not initialized"}));
+    let r = p.call("initialize", json!({"protocolVersion": 2, "client": {"name": "x", "version": "1"}})).await;
+    assert_eq!(r["error"]["code"], -32602);
+    assert_eq!(r["error"]["data"], json!({"code": "BAD_REQUEST", "supported": [1]}));
+    let r = p.call("initialize", json!({"protocolVersion": 1, "client": {"name": "x", "version": "1"}})).await;
+    assert_eq!(r["result"]["protocolVersion"], 1);
+    assert_eq!(r["result"]["server"]["name"], "user-questions");
+    let r = p.call("initialize", json!({"protocolVersion": 1})).await;
+    assert_eq!(r["error"]["code"], -32600);
+    let r = p.call("no/such", json!({})).await;
+    assert_eq!(r["error"]["code"], -32601);
+}
+
+#[tokio::test]
+async fn framing_errors_keep_the_connection() {
+    let s = TestServer::start().await;
+    let mut p = s.client("f").await;
+    p.send_raw(b"\n   \n{not json\n").await;
+    let r = p.recv().await;
+    assert_eq!((r["error"]["code"].as_i64(), &r["id"]), (Some(-32700), &Value::Null));
+    p.send_raw(b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"questions/pending\"}]\n").await;
+    assert_eq!(p.recv().await["error"]["code"], -32600);
+    p.send_raw(b"42\n").await;
+    assert_eq!(p.recv().await["error"]["code"], -32600);
+    let mut big = vec![b' '; 1_048_577];
+    big.push(b'\n');
+    p.send_raw(&big).await;
+    let r = p.recv().await;
+    assert_eq!(r["error"], json!({"code": -32600, "message": "frame too large"}));
+    assert_eq!(r["id"], Value::Null);
+    // Exactly the limit is accepted (a JSON request padded with spaces).
+    let mut exact = br#"{"jsonrpc":"2.0","id":5,"method":"questions/pending","params":{}}"#.to_vec();
+    exact.resize(1_048_576, b' ');
+    exact.push(b'\n');
+    p.send_raw(&exact).await;
+    assert_eq!(p.recv().await["result"], json!({"pending": []}));
+}
+
+#[tokio::test]
+async fn the_whole_path_of_the_example() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    let agent = asker.enter("build-bot").await;
+    assert_eq!(agent["id"], "build-bot");
+    assert!(agent["runtime"].as_str().unwrap().len() >= 32);
+    answerer.register("term", json!("agents")).await;
+    let ask_id = asker.start("ask", json!({"agent": agent, "questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    let ask = offer["params"]["ask"].clone();
+    assert_eq!(
+        offer["params"]["request"],
+        json!({"questions": [question("go")], "agent": {"id": "build-bot", "delegationDepth": 0}}),
+        "no runtime token is sent to answerers"
+    );
+    answerer.reply(&offer["id"], json!({"claim": true})).await;
+    let r = answerer.call("questions/answer", json!({"ask": ask, "answer": yes("go")})).await;
+    assert_eq!(r["result"], json!({}));
+    let reply = asker.recv().await;
+    assert_eq!(reply, json!({"jsonrpc": "2.0", "id": ask_id, "result": yes("go")}));
+    let r = answerer.call("questions/answer", json!({"ask": ask, "answer": yes("go")})).await;
+    assert_eq!(r["error"]["data"]["code"], "NOT_PENDING");
+}
+
+#[tokio::test]
+async fn answer_at_once_and_bad_answers() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("t", json!("any")).await;
+    let id = asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    let ask = offer["params"]["ask"].clone();
+    answerer.reply(&offer["id"], json!({"answer": {"answers": [{"id": "go", "selected": ["Maybe"]}]}})).await;
+    let bad = answerer.expect("questions/badAnswer").await;
+    assert_eq!(bad["params"]["ask"], ask);
+    assert!(bad["params"]["message"].as_str().unwrap().contains("Maybe"), "{bad}");
+    let r = answerer.call("questions/answer", json!({"ask": ask, "answer": {"answers": []}})).await;
+    assert_eq!(r["error"]["code"], -32000);
+    assert_eq!(r["error"]["data"]["code"], "BAD_ANSWER");
+    let pending = answerer.call("questions/pending", json!({})).await;
+    assert_eq!(pending["result"]["pending"][0]["answerer"], "t", "still held by its answerer");
+    let r = answerer
+        .call(
+            "questions/answer",
+            json!({"ask": ask, "answer": {"answers": [{"id": "go", "selected": ["No"], "custom": "later"}]}}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({}));
+    let reply = asker.recv().await;
+    assert_eq!(reply["id"], id);
+    assert_eq!(reply["result"], json!({"answers": [{"id": "go", "selected": [], "custom": "later"}]}));
+
+    let id = asker.start("ask", json!({"questions": [question("q2")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    answerer.reply(&offer["id"], json!({"answer": yes("q2")})).await;
+    assert_eq!(asker.recv().await, json!({"jsonrpc": "2.0", "id": id, "result": yes("q2")}));
+}
+
+#[tokio::test]
+async fn rejects_and_error_replies_reach_the_asker_unchanged() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("t", json!("any")).await;
+    asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    answerer.reply(&offer["id"], json!({"claim": true})).await;
+    let r = answerer
+        .call(
+            "questions/reject",
+            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED", "message": "the user cancelled ask_user_question"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({}));
+    assert_eq!(
+        asker.recv().await["error"],
+        json!({"code": -32000, "message": "the user cancelled ask_user_question", "data": {"code": "ASK_CANCELLED"}})
+    );
+    asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    let foreign = json!({"code": -32042, "message": "policy says no", "data": {"code": "POLICY", "rule": 7}});
+    answerer.send(json!({"jsonrpc": "2.0", "id": offer["id"], "error": foreign})).await;
+    assert_eq!(asker.recv().await["error"], foreign);
+}
+
+#[tokio::test]
+async fn an_answer_before_the_reply_is_a_claim_and_the_reply_is_ignored() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut first = s.client("first").await;
+    let mut second = s.client("second").await;
+    first.register("first", json!("any")).await;
+    second.register("second", json!("any")).await;
+    asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = first.expect("questions/offer").await;
+    let r = first.call("questions/answer", json!({"ask": offer["params"]["ask"], "answer": {"answers": []}})).await;
+    assert_eq!(r["error"]["data"]["code"], "BAD_ANSWER");
+    first.reply(&offer["id"], json!({"claim": false})).await;
+    assert!(second.try_recv(Duration::from_millis(300)).await.is_none(), "the pass after a claim is ignored");
+    let r = first.call("questions/answer", json!({"ask": offer["params"]["ask"], "answer": yes("go")})).await;
+    assert_eq!(r["result"], json!({}));
+    assert_eq!(asker.recv().await["result"], yes("go"));
+}
+
+#[tokio::test]
+async fn passes_scopes_priorities_and_unknown_replies() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut low = s.client("low").await;
+    let mut high = s.client("high").await;
+    let mut other = s.client("other").await;
+    low.register("low", json!("any")).await;
+    let r = high.call("answerers/register", json!({"name": "high", "scope": "any", "priority": 5})).await;
+    assert!(r["result"]["answerer"].is_string());
+    other.register("bob-only", json!({"agent": "bob"})).await;
+    let id = asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = high.expect("questions/offer").await;
+    high.reply(&offer["id"], json!({"maybe": 1})).await;
+    let offer = low.expect("questions/offer").await;
+    low.reply(&offer["id"], json!({"claim": false})).await;
+    assert_eq!(asker.recv().await["error"]["data"]["code"], "NO_PROVIDER");
+    assert!(asker.try_recv(Duration::from_millis(200)).await.is_none(), "nothing else arrives for ask {id}");
+    assert!(other.try_recv(Duration::from_millis(10)).await.is_none(), "an agent-scoped answerer never saw it");
+}
+
+#[tokio::test]
+async fn an_answerer_that_disconnects_passes_its_asks_on() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut fallback = s.client("fallback").await;
+    fallback.register("fallback", json!("any")).await;
+    {
+        let mut holder = s.client("holder").await;
+        let r = holder.call("answerers/register", json!({"name": "holder", "scope": "any", "priority": 9})).await;
+        assert!(r["result"].is_object());
+        asker.start("ask", json!({"questions": [question("go")]})).await;
+        let offer = holder.expect("questions/offer").await;
+        holder.reply(&offer["id"], json!({"claim": true})).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let pending = asker.call("questions/pending", json!({})).await;
+        assert_eq!(pending["result"]["pending"][0]["answerer"], "holder");
+    }
+    let offer = fallback.expect("questions/offer").await;
+    fallback.reply(&offer["id"], json!({"answer": yes("go")})).await;
+    let reply = asker.recv().await;
+    assert_eq!(reply["result"], yes("go"), "{reply}");
+}
+
+#[tokio::test]
+async fn unregistering_while_holding_passes_on_and_none_left_is_no_provider() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut a = s.client("a").await;
+    let id = a.register("a", json!("any")).await;
+    asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = a.expect("questions/offer").await;
+    a.reply(&offer["id"], json!({"claim": true})).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let r = a.call("answerers/unregister", json!({"answerer": id})).await;
+    assert_eq!(r["result"], json!({}));
+    assert_eq!(asker.recv().await["error"]["data"]["code"], "NO_PROVIDER");
+    let r = a.call("answerers/unregister", json!({"answerer": id})).await;
+    assert_eq!(r["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn cancel_request_aborts_and_withdraws() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("t", json!("any")).await;
+    let id = asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    answerer.reply(&offer["id"], json!({"claim": true})).await;
+    asker.notify("$/cancelRequest", json!({"id": 9999})).await;
+    asker.notify("$/cancelRequest", json!({"id": id})).await;
+    let reply = asker.recv().await;
+    assert_eq!(reply["id"], id);
+    assert_eq!(
+        reply["error"],
+        json!({"code": -32000, "message": "ask_user_question was aborted before the user answered", "data": {"code": "ASK_ABORTED"}})
+    );
+    let withdraw = answerer.expect("questions/withdraw").await;
+    assert_eq!(withdraw["params"], json!({"ask": offer["params"]["ask"], "reason": "aborted"}));
+    assert!(withdraw.get("id").is_none());
+}
+
+#[tokio::test]
+async fn an_asker_that_disconnects_cancels_its_asks_and_leaves_its_agents() {
+    let s = TestServer::start().await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("t", json!("any")).await;
+    let agent;
+    {
+        let mut asker = s.client("asker").await;
+        agent = asker.enter("bot").await;
+        asker.start("ask", json!({"agent": agent, "questions": [question("go")]})).await;
+        let offer = answerer.expect("questions/offer").await;
+        answerer.reply(&offer["id"], json!({"claim": true})).await;
+    }
+    let withdraw = answerer.expect("questions/withdraw").await;
+    assert_eq!(withdraw["params"]["reason"], "aborted");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut again = s.client("again").await;
+    let r = again.call("ask", json!({"agent": agent, "questions": [question("go")]})).await;
+    assert_eq!(r["error"]["data"]["code"], "CALLER_NOT_LIVE");
+    assert_eq!(again.enter("bot").await["id"], "bot", "the id is free again");
+}
+
+#[tokio::test]
+async fn agents_over_the_socket() {
+    let s = TestServer::start().await;
+    let mut p = s.client("p").await;
+    let root = p.enter("root").await;
+    let r = p.call("agents/enter", json!({"id": "root"})).await;
+    assert_eq!(r["error"]["data"]["code"], "AGENT_LIVE");
+    let r = p.call("agents/enter", json!({"id": "kid", "owner": {"id": "root", "runtime": "forged"}})).await;
+    assert_eq!(r["error"]["data"]["code"], "CALLER_NOT_LIVE");
+    let r = p.call("agents/enter", json!({"id": "kid", "owner": root, "delegationDepth": 0})).await;
+    let kid = r["result"].clone();
+    let r = p.call("ask", json!({"agent": kid, "questions": [question("go")]})).await;
+    assert_eq!(r["error"]["data"]["code"], "DELEGATED_CALLER");
+    assert_eq!(r["error"]["code"], -32000);
+    let r = p.call("agents/leave", root.clone()).await;
+    assert_eq!(r["result"], json!({}));
+    let r = p.call("agents/leave", kid).await;
+    assert_eq!(r["error"]["data"]["code"], "CALLER_NOT_LIVE", "left with its owner");
+    let resumed = p.call("agents/enter", json!({"id": "root", "delegationDepth": 3})).await["result"].clone();
+    assert_ne!(resumed["runtime"], root["runtime"]);
+    let r = p.call("ask", json!({"agent": root, "questions": [question("go")]})).await;
+    assert_eq!(r["error"]["data"]["code"], "CALLER_NOT_LIVE", "the old runtime is stale");
+    let r = p.call("ask", json!({"agent": resumed, "questions": [question("go")]})).await;
+    assert_eq!(r["error"]["data"]["code"], "NO_PROVIDER", "a resumed root with lineage is admitted");
+    let r = p.call("agents/enter", json!({"id": "x", "delegationDepth": -1})).await;
+    assert_eq!(r["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn ask_checks_and_shapes() {
+    let s = TestServer::start().await;
+    let mut p = s.client("p").await;
+    let cases = [
+        (json!({}), "questions is missing"),
+        (json!({"questions": [{"id": "a"}]}), "questions[0].question is missing"),
+        (json!({"questions": [{"id": "a", "question": "q", "options": [{"label": "x"}, {"label": "x"}]}]}), "label"),
+        (json!({"questions": [{"id": "a", "question": "q", "header": 3}]}), "questions[0].header must be a string"),
+    ];
+    for (params, expected) in cases {
+        let r = p.call("ask", params).await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        assert_eq!(r["error"]["data"]["code"], "BAD_REQUEST");
+        assert!(r["error"]["message"].as_str().unwrap().contains(expected), "{r}");
+    }
+    let r = p.call("ask", json!({"questions": []})).await;
+    assert_eq!(r["error"]["message"], "ask_user_question requires at least one question");
+    let plan = json!({"id": "plan", "question": "ok?", "options": [{"label": "Approve"}],
+                      "intent": {"kind": "plan-review", "approve": "Ship"}});
+    let r = p.call("ask", json!({"questions": [plan]})).await;
+    assert_eq!(
+        r["error"]["message"],
+        r#"question plan declares intent plan-review whose approve label "Ship" names none of its options"#
+    );
+}
+
+#[tokio::test]
+async fn pending_lists_asks_oldest_first() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("t", json!("any")).await;
+    for q in ["one", "two"] {
+        asker.start("ask", json!({"questions": [question(q)]})).await;
+        let offer = answerer.expect("questions/offer").await;
+        if q == "one" {
+            answerer.reply(&offer["id"], json!({"claim": true})).await;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let pending = asker.call("questions/pending", json!({})).await["result"]["pending"].clone();
+    assert_eq!(pending.as_array().unwrap().len(), 2);
+    assert_eq!(pending[0]["request"]["questions"][0]["id"], "one");
+    assert_eq!(pending[0]["answerer"], "t");
+    assert_eq!(pending[1]["answerer"], Value::Null, "still being offered");
+    let since = pending[0]["since"].as_str().unwrap();
+    assert!(since.len() >= 20 && since.ends_with('Z') && since.contains('T'), "{since}");
+}
+
+#[tokio::test]
+async fn a_clean_stop_ends_asks_withdraws_and_removes_the_socket() {
+    let mut s = TestServer::start().await;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&s.path), 0o600);
+    assert_eq!(mode(s.path.parent().unwrap()), 0o700);
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("t", json!("any")).await;
+    let id = asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    answerer.reply(&offer["id"], json!({"claim": true})).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    s.stop().await;
+    let reply = asker.recv().await;
+    assert_eq!(reply["id"], id);
+    assert_eq!(reply["error"]["data"]["code"], "SHUTTING_DOWN");
+    assert_eq!(answerer.expect("questions/withdraw").await["params"]["ask"], offer["params"]["ask"]);
+    assert!(!s.path.exists(), "the socket file is removed");
+}
+
+#[tokio::test]
+async fn a_live_socket_is_refused_and_a_stale_one_replaced() {
+    let s = TestServer::start().await;
+    assert!(matches!(
+        user_questions::channel::server::bind(&s.path),
+        Err(user_questions::channel::server::BindError::AlreadyRunning(_))
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let stale = dir.path().join("stale.sock");
+    drop(std::os::unix::net::UnixListener::bind(&stale).unwrap());
+    assert!(stale.exists());
+    let listener = user_questions::channel::server::bind(&stale).unwrap();
+    drop(listener);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_and_a_client_that_never_reads_do_not_hurt_others() {
+    let s = TestServer::start().await;
+    let mut vandal = s.client("vandal").await;
+    let flooding = tokio::spawn(async move {
+        let mut chunk = b"garbage {{{\n[1,2]\n".repeat(1000);
+        chunk.extend(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"questions/pending\"}\n".repeat(1000));
+        let mut sent = 0usize;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        while tokio::time::Instant::now() < deadline {
+            match tokio::time::timeout(Duration::from_millis(100), vandal.write.write_all(&chunk)).await {
+                Ok(Ok(())) => sent += chunk.len(),
+                _ => break,
+            }
+        }
+        sent
+    });
+    let mut asker = s.client("asker").await;
+    let mut answerer = s.client("answerer").await;
+    answerer.register("good", json!("any")).await;
+    for i in 0..50 {
+        let q = format!("q{i}");
+        let id = asker.start("ask", json!({"questions": [question(&q)]})).await;
+        let offer = answerer.expect("questions/offer").await;
+        answerer.reply(&offer["id"], json!({"answer": yes(&q)})).await;
+        assert_eq!(asker.recv().await, json!({"jsonrpc": "2.0", "id": id, "result": yes(&q)}));
+    }
+    let sent = flooding.await.unwrap();
+    assert!(sent >= 108_000, "the vandal wrote {sent} bytes: at least one chunk of 2,000 bad lines and 1,000 requests");
+}
+
+#[tokio::test]
+async fn past_the_connection_limit_clients_are_told_and_closed() {
+    let s = TestServer::start_with_limit(4).await;
+    let mut held = Vec::new();
+    for i in 0..4 {
+        held.push(s.client(&format!("c{i}")).await);
+    }
+    let mut extra = s.peer().await;
+    let refusal = extra.recv().await;
+    assert_eq!(refusal["error"]["data"]["code"], "TOO_MANY_CONNECTIONS");
+    assert!(extra.is_closed().await);
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again = s.client("again").await;
+    assert!(again.call("questions/pending", json!({})).await["result"].is_object());
+}
+
+#[tokio::test]
+async fn a_peer_of_another_user_is_closed() {
+    assert_eq!(unsafe { libc::getuid() }, 0, "this test connects as another uid, which needs root (CI runs as root)");
+    let s = TestServer::start().await;
+    for dir in [s.dir.path(), s.path.parent().unwrap()] {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(&s.path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let as_nobody = |uid: u32| {
+        let mut c = tokio::process::Command::new(env!("CARGO_BIN_EXE_userq"));
+        c.args(["--socket", s.path.to_str().unwrap(), "pending"]).uid(uid).gid(uid);
+        c
+    };
+    let out = as_nobody(65534).output().await.unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("connection to the user-questions server closed"));
+    let out = as_nobody(0).output().await.unwrap();
+    assert_eq!(out.status.code(), Some(0), "the same client as the server's own user is served");
+}
