@@ -1,0 +1,249 @@
+//! `userq` as a person or a script runs it: real processes on a real socket, their
+//! exit codes and outputs, and asks that survive a server restart or crash.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::*;
+use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
+use tokio::process::{Child, Command};
+
+fn userq(socket: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_userq"));
+    c.env("USERQ_SOCKET", socket).env_remove("RUST_LOG").kill_on_drop(true);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+    c
+}
+
+/// `userq serve` in a temp folder, ready once its socket exists.
+async fn serve(socket: &Path) -> Child {
+    let child = userq(socket).arg("serve").spawn().unwrap();
+    for _ in 0..200 {
+        if std::os::unix::net::UnixStream::connect(socket).is_ok() {
+            return child;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("userq serve did not listen on {}", socket.display());
+}
+
+fn signal(child: &Child, sig: i32) {
+    unsafe { libc::kill(child.id().unwrap() as i32, sig) };
+}
+
+struct Output {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+async fn finish(child: Child) -> Output {
+    let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output()).await.expect("exits").unwrap();
+    Output {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn temp_socket() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("userq.sock");
+    (dir, path)
+}
+
+async fn answerer(socket: &Path, scope: Value) -> Peer {
+    let mut p = Peer::connect(socket).await;
+    p.call("initialize", json!({"protocolVersion": 1, "client": {"name": "t", "version": "1"}})).await;
+    p.register("test", scope).await;
+    p
+}
+
+#[tokio::test]
+async fn exit_codes_without_a_server_and_for_usage() {
+    let (_d, socket) = temp_socket();
+    let out = finish(userq(&socket).args(["ask", "Deploy?"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(3));
+    assert!(out.stderr.contains("userq serve"), "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1);
+    let out = finish(userq(&socket).arg("ask").spawn().unwrap()).await;
+    assert_eq!(out.code, Some(2));
+    let out = finish(userq(&socket).args(["ask", "q", "--plan", "x", "--multi"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(2));
+    let out = finish(userq(&socket).args(["pending"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(3));
+    let out = finish(userq(&socket).arg("--help").spawn().unwrap()).await;
+    assert_eq!(out.code, Some(0));
+    assert!(out.stdout.contains("Examples:") && out.stdout.contains("userq mcp"));
+}
+
+#[tokio::test]
+async fn one_server_per_path_and_a_clean_stop_removes_the_socket() {
+    let (_d, socket) = temp_socket();
+    let first = serve(&socket).await;
+    let out = finish(userq(&socket).arg("serve").spawn().unwrap()).await;
+    assert_eq!(out.code, Some(3));
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("already listening"));
+    signal(&first, libc::SIGTERM);
+    let out = finish(first).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!socket.exists());
+}
+
+#[tokio::test]
+async fn ask_prints_the_answer_and_names_its_agent() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut a = answerer(&socket, json!("agents")).await;
+    let asking = userq(&socket)
+        .args(["ask", "Deploy to prod?", "--header", "Deploy", "--option", "Yes", "--option", "No:keep staging"])
+        .args(["--detail", "**v2.1**", "--id", "go"])
+        .spawn()
+        .unwrap();
+    let offer = a.expect("questions/offer").await;
+    let request = &offer["params"]["request"];
+    assert_eq!(
+        request["questions"],
+        json!([{"id": "go", "question": "Deploy to prod?", "header": "Deploy", "detail": "**v2.1**",
+                "options": [{"label": "Yes"}, {"label": "No", "description": "keep staging"}]}])
+    );
+    let agent = request["agent"]["id"].as_str().unwrap();
+    assert!(agent.starts_with("cli-"), "the default agent id names the calling program: {agent}");
+    a.reply(&offer["id"], json!({"answer": {"answers": [{"id": "go", "selected": ["No"]}]}})).await;
+    let out = finish(asking).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), "{\"answers\":[{\"id\":\"go\",\"selected\":[\"No\"]}]}\n"));
+}
+
+#[tokio::test]
+async fn service_errors_exit_1_with_the_exact_text() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let out = finish(userq(&socket).args(["ask", "Anyone?", "--no-agent"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(1));
+    assert_eq!(out.stderr, "Error: no user-questions answerer accepted the request\n");
+    assert_eq!(out.stdout, "");
+    let _a = answerer(&socket, json!("any")).await;
+    let taken = userq(&socket).args(["ask", "x", "--agent-id", "fixed"]).spawn().unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let out = finish(userq(&socket).args(["ask", "x", "--agent-id", "fixed"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.starts_with("Error: an agent with id \"fixed\" is live already"), "{}", out.stderr);
+    drop(taken);
+}
+
+#[tokio::test]
+async fn plan_json_and_multi_select_requests() {
+    let (dir, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut a = answerer(&socket, json!("any")).await;
+    let plan = dir.path().join("PLAN.md");
+    std::fs::write(&plan, "# Plan\n\n1. Build\n2. Ship\n").unwrap();
+    let asking = userq(&socket).args(["ask", "--plan"]).arg(&plan).spawn().unwrap();
+    let offer = a.expect("questions/offer").await;
+    let q = &offer["params"]["request"]["questions"][0];
+    assert_eq!(q["intent"], json!({"kind": "plan-review", "approve": "Approve"}));
+    assert_eq!(q["detail"], "# Plan\n\n1. Build\n2. Ship\n");
+    let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Approve", "Revise"]);
+    let revise = json!({"answers": [{"id": "plan", "selected": ["Revise"], "custom": "split step 2"}]});
+    a.reply(&offer["id"], json!({"answer": revise})).await;
+    let out = finish(asking).await;
+    assert_eq!(out.stdout.trim(), r#"{"answers":[{"id":"plan","selected":[],"custom":"split step 2"}]}"#);
+
+    let mut asking = userq(&socket).args(["ask", "--json"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = asking.stdin.take().unwrap();
+    stdin.write_all(br#"{"questions":[{"id":"a","question":"A?"},{"id":"b","question":"B?","multiSelect":true,"options":[{"label":"x"},{"label":"y"}]}]}"#).await.unwrap();
+    drop(stdin);
+    let offer = a.expect("questions/offer").await;
+    assert_eq!(offer["params"]["request"]["questions"][1]["multiSelect"], true);
+    let answer =
+        json!({"answers": [{"id": "b", "selected": ["y", "x"]}, {"id": "a", "selected": [], "custom": "yes"}]});
+    a.reply(&offer["id"], json!({"answer": answer})).await;
+    let out = finish(asking).await;
+    assert_eq!(
+        out.stdout.trim(),
+        r#"{"answers":[{"id":"a","selected":[],"custom":"yes"},{"id":"b","selected":["y","x"]}]}"#
+    );
+
+    let asking =
+        userq(&socket).args(["ask", "Checks?", "--multi", "--option", "fmt", "--option", "clippy"]).spawn().unwrap();
+    let offer = a.expect("questions/offer").await;
+    assert_eq!(offer["params"]["request"]["questions"][0]["multiSelect"], true);
+    drop(asking);
+}
+
+#[tokio::test]
+async fn ctrl_c_withdraws_the_question() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut a = answerer(&socket, json!("any")).await;
+    let asking = userq(&socket).args(["ask", "Wait?"]).spawn().unwrap();
+    let offer = a.expect("questions/offer").await;
+    a.reply(&offer["id"], json!({"claim": true})).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    signal(&asking, libc::SIGINT);
+    let withdraw = a.expect("questions/withdraw").await;
+    assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
+    let out = finish(asking).await;
+    assert_eq!(out.code, Some(130));
+    assert_eq!(out.stderr, "Error: ask_user_question was aborted before the user answered\n");
+}
+
+#[tokio::test]
+async fn pending_lists_questions() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut a = answerer(&socket, json!("any")).await;
+    let _asking = userq(&socket).args(["ask", "Which DB?", "--agent-id", "db-bot"]).spawn().unwrap();
+    let offer = a.expect("questions/offer").await;
+    a.reply(&offer["id"], json!({"claim": true})).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let out = finish(userq(&socket).arg("pending").spawn().unwrap()).await;
+    let line = out.stdout.lines().next().unwrap_or_default().to_owned();
+    let fields: Vec<&str> = line.split('\t').collect();
+    assert_eq!(fields.len(), 5, "{line}");
+    assert_eq!((fields[2], fields[3], fields[4]), ("db-bot (depth 0)", "test", "Which DB?"));
+    let out = finish(userq(&socket).args(["pending", "--json"]).spawn().unwrap()).await;
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["pending"][0]["request"]["agent"]["id"], "db-bot");
+}
+
+/// A question pending when the server stops (cleanly, or killed leaving a stale
+/// socket) is asked again of the next server, and the agent gets the answer.
+async fn survives(kill: i32) {
+    let (_d, socket) = temp_socket();
+    let first = serve(&socket).await;
+    let mut a = answerer(&socket, json!("agents")).await;
+    let asking =
+        userq(&socket).args(["ask", "Still there?", "--agent-id", "patient", "--option", "Yes"]).spawn().unwrap();
+    let offer = a.expect("questions/offer").await;
+    a.reply(&offer["id"], json!({"claim": true})).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    signal(&first, kill);
+    let _ = finish(first).await;
+    assert_eq!(socket.exists(), kill == libc::SIGKILL, "a crash leaves the socket file, a clean stop removes it");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _second = serve(&socket).await;
+    let mut b = answerer(&socket, json!("agents")).await;
+    let offer = b.expect("questions/offer").await;
+    assert_eq!(offer["params"]["request"]["agent"]["id"], "patient");
+    b.reply(&offer["id"], json!({"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})).await;
+    let out = finish(asking).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout.trim(), r#"{"answers":[{"id":"q","selected":["Yes"]}]}"#);
+}
+
+#[tokio::test]
+async fn an_ask_survives_a_clean_server_restart() {
+    survives(libc::SIGTERM).await;
+}
+
+#[tokio::test]
+async fn an_ask_survives_a_server_crash() {
+    survives(libc::SIGKILL).await;
+}
