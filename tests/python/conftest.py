@@ -1,0 +1,84 @@
+"""Fixtures of the Python tests: a real `userq serve` on a socket in a temp folder,
+and a protocol answerer that speaks PROTOCOL.md over that socket from a thread."""
+
+import json
+import os
+import queue
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+USERQ = Path(os.environ.get("USERQ_BIN", ROOT / "target" / "debug" / "userq"))
+
+
+@pytest.fixture
+def sock(tmp_path):
+    path = tmp_path / "userq.sock"
+    env = dict(os.environ, USERQ_SOCKET=str(path))
+    server = subprocess.Popen([USERQ, "serve"], env=env, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        if path.exists():
+            break
+        time.sleep(0.01)
+    else:
+        raise RuntimeError("userq serve did not start")
+    yield path
+    server.terminate()
+    server.wait(5)
+
+
+class Answerer:
+    """Registers in the waterfall; offers and notifications land in `messages`."""
+
+    def __init__(self, path, scope="any", name="py"):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(str(path))
+        self.f = self.s.makefile("rwb")
+        self.messages = queue.Queue()
+        self.replies = queue.Queue()
+        self.ids = iter(range(1, 1 << 30))
+        threading.Thread(target=self._read, daemon=True).start()
+        self.call("initialize", {"protocolVersion": 1, "client": {"name": name, "version": "1"}})
+        self.call("answerers/register", {"name": name, "scope": scope})
+
+    def _read(self):
+        for line in self.f:
+            m = json.loads(line)
+            (self.messages if "method" in m else self.replies).put(m)
+
+    def send(self, m):
+        self.f.write(json.dumps(m).encode() + b"\n")
+        self.f.flush()
+
+    def call(self, method, params):
+        self.send({"jsonrpc": "2.0", "id": next(self.ids), "method": method, "params": params})
+        reply = self.replies.get(timeout=10)
+        assert "error" not in reply, reply
+        return reply["result"]
+
+    def expect(self, method, timeout=10):
+        m = self.messages.get(timeout=timeout)
+        assert m["method"] == method, m
+        return m
+
+    def reply(self, offer, result):
+        self.send({"jsonrpc": "2.0", "id": offer["id"], "result": result})
+
+
+@pytest.fixture
+def answerer(sock):
+    made = []
+
+    def make(scope="any", name="py"):
+        a = Answerer(sock, scope, name)
+        made.append(a)
+        return a
+
+    yield make
+    for a in made:
+        a.s.close()

@@ -1,0 +1,94 @@
+"""`userq answer` in a pseudo-terminal, as a person on a server or in SSH uses it."""
+
+import json
+import os
+import subprocess
+
+import pexpect
+import pytest
+
+from conftest import USERQ
+
+DOWN = "\x1b[B"
+
+
+@pytest.fixture
+def term(sock):
+    env = dict(os.environ, USERQ_SOCKET=str(sock), TERM="xterm")
+    child = pexpect.spawn(str(USERQ), ["answer"], env=env, encoding="utf-8", timeout=10, dimensions=(40, 120))
+    child.expect("Answering questions")
+    yield child
+    child.terminate(force=True)
+
+
+def ask(sock, *args):
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    return subprocess.Popen([USERQ, "ask", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def answer_of(p):
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == 0, err
+    return json.loads(out)
+
+
+def test_single_select_with_descriptions(sock, term):
+    p = ask(sock, "Which package manager?", "--header", "Tooling", "--option", "npm", "--option", "pnpm:fast, strict")
+    term.expect("Tooling")
+    term.expect("pnpm — fast, strict")
+    term.send(DOWN)
+    term.send("\r")
+    term.expect(r"\(sent\)")
+    assert answer_of(p) == {"answers": [{"id": "q", "selected": ["pnpm"]}]}
+
+
+def test_plan_review_revise_with_feedback(sock, term, tmp_path):
+    plan = tmp_path / "plan.md"
+    plan.write_text("# Migrate the database\n\n1. Dump\n2. Restore\n")
+    p = ask(sock, "--plan", str(plan))
+    term.expect("Migrate the database")
+    term.expect("2. Restore")
+    term.expect("Approve")
+    term.send(DOWN)
+    term.send("\r")
+    term.expect("Feedback")
+    term.send("test the restore first\r")
+    term.expect(r"\(sent\)")
+    assert answer_of(p) == {"answers": [{"id": "plan", "selected": [], "custom": "test the restore first"}]}
+
+
+def test_multi_select_free_text_and_skip(sock, term):
+    p = ask(sock, "Which checks?", "--multi", "--option", "fmt", "--option", "clippy", "--option", "test")
+    term.expect("Which checks")
+    term.send(" ")
+    term.send(DOWN + DOWN)
+    term.send(" ")
+    term.send("\r")
+    term.expect("Anything to add")
+    term.send("and miri\r")
+    term.expect(r"\(sent\)")
+    assert answer_of(p) == {"answers": [{"id": "q", "selected": ["fmt", "test"], "custom": "and miri"}]}
+    p = ask(sock, "Name of the branch?")
+    term.expect("Name of the branch")
+    term.send("\r")
+    term.expect(r"\(sent\)")
+    assert answer_of(p) == {"answers": [{"id": "q", "selected": []}]}
+
+
+def test_dismiss_tells_the_agent_the_user_cancelled(sock, term):
+    p = ask(sock, "Deploy?", "--option", "Yes", "--option", "No")
+    term.expect("Deploy")
+    term.send(DOWN * 4)
+    term.send("\r")
+    term.expect(r"\(sent\)")
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == 1
+    assert err == "Error: the user cancelled ask_user_question\n"
+
+
+def test_a_withdrawn_question_is_reported(sock, term):
+    p = ask(sock, "Wait for me?", "--option", "Yes")
+    term.expect("Wait for me")
+    p.send_signal(2)
+    p.communicate(timeout=10)
+    term.expect("withdrawn by its asker")

@@ -1,0 +1,123 @@
+"""`userq mcp` driven by the MCP Python SDK, a real MCP client nobody here wrote."""
+
+import os
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from conftest import USERQ
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def params(sock, *args):
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    return StdioServerParameters(command=str(USERQ), args=["mcp", *args], env=env)
+
+
+async def session_for(stack, sock, *args):
+    read, write = await stack.enter_async_context(stdio_client(params(sock, *args)))
+    session = await stack.enter_async_context(ClientSession(read, write))
+    await session.initialize()
+    return session
+
+
+def text(result):
+    assert len(result.content) == 1
+    return result.content[0].text
+
+
+async def test_lists_both_tools_with_the_reference_schema(sock):
+    from contextlib import AsyncExitStack
+
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert set(tools) == {"ask_user_question", "review_plan"}
+        schema = tools["ask_user_question"].input_schema
+        assert schema["required"] == ["questions"]
+        item = schema["properties"]["questions"]["items"]
+        assert set(item["properties"]) == {"id", "question", "header", "detail", "options", "multi_select"}
+        assert set(item["properties"]["options"]["items"]["properties"]) == {"label", "description"}
+        assert tools["review_plan"].input_schema["required"] == ["plan"]
+
+
+async def test_ask_user_question_returns_the_compact_answer(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock, "--agent-id", "claude-test")
+        async with anyio.create_task_group() as tg:
+            results = []
+
+            async def ask():
+                results.append(await session.call_tool("ask_user_question", {"questions": [
+                    {"id": "pkg", "question": "Which package manager?", "multi_select": True,
+                     "options": [{"label": "npm"}, {"label": "pnpm", "description": "fast"}]}]}))
+
+            tg.start_soon(ask)
+            offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+            request = offer["params"]["request"]
+            assert request["agent"] == {"id": "claude-test", "delegationDepth": 0}
+            assert request["questions"][0]["multiSelect"] is True
+            a.reply(offer, {"answer": {"answers": [{"id": "pkg", "selected": ["pnpm"]}]}})
+        result = results[0]
+        assert not result.is_error
+        assert text(result) == '{"answers":[{"id":"pkg","selected":["pnpm"]}]}'
+
+
+async def test_errors_are_tool_results_with_the_exact_texts(sock):
+    from contextlib import AsyncExitStack
+
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        r = await session.call_tool("ask_user_question", {"questions": [{"id": "q", "question": "Anyone?"}]})
+        assert r.is_error and text(r) == "Error: no user-questions answerer accepted the request"
+        r = await session.call_tool("ask_user_question", {"questions": []})
+        assert r.is_error and text(r) == "Error: ask_user_question requires at least one question"
+        r = await session.call_tool("ask_user_question", {"questions": [{"question": "no id"}]})
+        assert r.is_error and text(r) == "Error: questions[0].id is missing"
+
+
+async def test_review_plan_and_the_client_name_as_agent(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        results = []
+        async with anyio.create_task_group() as tg:
+            async def review():
+                results.append(await session.call_tool("review_plan", {"plan": "# Plan\n\n- one\n- two"}))
+
+            tg.start_soon(review)
+            offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+            q = offer["params"]["request"]["questions"][0]
+            assert q["intent"] == {"kind": "plan-review", "approve": "Approve"}
+            assert q["detail"] == "# Plan\n\n- one\n- two"
+            assert offer["params"]["request"]["agent"]["id"].startswith("mcp")
+            a.reply(offer, {"answer": {"answers": [{"id": "plan", "selected": ["Revise"], "custom": "add tests"}]}})
+        assert text(results[0]) == '{"answers":[{"id":"plan","selected":[],"custom":"add tests"}]}'
+
+
+async def test_an_mcp_cancellation_withdraws_the_question(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(session.call_tool, "ask_user_question", {"questions": [{"id": "q", "question": "Wait?"}]})
+            offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+            a.reply(offer, {"claim": True})
+            tg.cancel_scope.cancel()
+        withdraw = await anyio.to_thread.run_sync(a.expect, "questions/withdraw")
+        assert withdraw["params"] == {"ask": offer["params"]["ask"], "reason": "aborted"}
