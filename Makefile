@@ -1,15 +1,57 @@
 # The two commands of the README: `make run` and `make test`. Each installs what it
-# needs on a fresh Debian or Ubuntu machine first.
+# needs on a fresh Debian or Ubuntu machine first (apt packages, Python test tools,
+# tauri-driver), then does its job.
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+VENV := .tools/venv
+APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev \
+  libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
+APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool
 
-.PHONY: run test test-core
+.PHONY: run test deps-build deps-e2e test-rust test-python test-e2e bench
 
-run:
-	cargo run --release --bin userq -- serve
+## Start the desktop app (tray, notifications, the question window, the socket).
+run: deps-build
+	cargo run --release -p user-questions-desktop
 
-test: test-core
+## Every test: the core and socket in Rust, the CLI and MCP through real clients,
+## and the desktop app end to end under Xvfb.
+test: deps-build deps-e2e test-rust test-python test-e2e
 
-test-core:
-	cargo test --all-targets
+deps-build:
+	@missing=$$(for p in $(APT_BUILD); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing: $$missing"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+deps-e2e: $(VENV)/.installed .tools/bin/tauri-driver
+	@missing=$$(for p in $(APT_E2E); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing: $$missing"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+$(VENV)/.installed: tests/python/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r tests/python/requirements.txt
+	touch $@
+
+.tools/bin/tauri-driver:
+	cargo install tauri-driver --locked --root .tools
+
+test-rust:
+	cargo test --workspace --all-targets
+
+test-python: $(VENV)/.installed
+	cargo build --bin userq
+	$(VENV)/bin/python -m pytest -q tests/python
+
+test-e2e: deps-e2e
+	cargo build --bin userq
+	cargo build -p user-questions-desktop
+	tests/e2e/run
+
+## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round
+## trips, MCP start-up against the peer server.
+bench: $(VENV)/.installed
+	cargo bench --bench ask --bench pending_memory --bench socket
+	cargo build --release --bin userq
+	$(VENV)/bin/python benches/mcp_startup.py

@@ -1,0 +1,278 @@
+//! What the window shows, kept in Rust: the asks the webview answerer holds, each with
+//! its rendered detail and the person's half-typed draft. The webview is only a view:
+//! a reload, or a window destroyed and built again, reads everything back from here.
+//! Nothing in this module knows about Tauri, so it is tested without a window.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::watch;
+use user_questions::model::{AgentInfo, Intent, QuestionOption, UserQuestionError};
+use user_questions::{Answer, Answerer, Ask, Next};
+
+use crate::markdown;
+
+/// One question as the window renders it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionView {
+    pub id: String,
+    pub question: String,
+    pub header: Option<String>,
+    /// The detail as sanitized HTML.
+    pub detail_html: Option<String>,
+    pub options: Vec<QuestionOption>,
+    pub multi_select: bool,
+    pub intent: Option<Intent>,
+    /// The intent is a plan review this window knows how to present.
+    pub plan_review: bool,
+}
+
+/// One held ask as the window renders it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskView {
+    pub ask: String,
+    pub agent: Option<AgentInfo>,
+    pub since: String,
+    pub questions: Vec<QuestionView>,
+    pub draft: Option<Value>,
+}
+
+struct Entry {
+    ask: Ask,
+    view: AskView,
+}
+
+/// The asks held for the window, oldest first, with the drafts typed into them.
+#[derive(Default)]
+pub struct Inbox {
+    entries: Mutex<BTreeMap<u64, Entry>>,
+    drafts: Mutex<HashMap<String, Value>>,
+    arrivals: Mutex<u64>,
+    version: watch::Sender<u64>,
+}
+
+/// The error a command returns: a code and a message, never text to parse.
+#[derive(Debug, Clone, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct UiError {
+    pub code: String,
+    pub message: String,
+}
+
+impl From<UserQuestionError> for UiError {
+    fn from(e: UserQuestionError) -> Self {
+        Self { code: e.code().to_owned(), message: e.message().to_owned() }
+    }
+}
+
+fn view_of(ask: &Ask) -> AskView {
+    let request = ask.request();
+    AskView {
+        ask: ask.id().to_owned(),
+        agent: request.agent.clone(),
+        since: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        questions: request
+            .questions
+            .iter()
+            .map(|q| QuestionView {
+                id: q.id.clone(),
+                question: q.question.clone(),
+                header: q.header.clone(),
+                detail_html: q.detail.as_deref().map(markdown::render),
+                options: q.options.clone(),
+                multi_select: q.multi_select,
+                intent: q.intent.clone(),
+                plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
+            })
+            .collect(),
+        draft: None,
+    }
+}
+
+impl Inbox {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    /// Changes bump this counter; watchers re-read the list.
+    pub fn watch(&self) -> watch::Receiver<u64> {
+        self.version.subscribe()
+    }
+
+    fn changed(&self) {
+        self.version.send_modify(|v| *v += 1);
+    }
+
+    fn add(self: &Arc<Self>, ask: &Ask) -> Holding {
+        let seq = {
+            let mut n = self.arrivals.lock().unwrap();
+            *n += 1;
+            *n
+        };
+        self.entries.lock().unwrap().insert(seq, Entry { ask: ask.clone(), view: view_of(ask) });
+        self.changed();
+        Holding { inbox: self.clone(), seq }
+    }
+
+    /// Every held ask, oldest first, with its draft.
+    pub fn list(&self) -> Vec<AskView> {
+        let drafts = self.drafts.lock().unwrap();
+        self.entries
+            .lock()
+            .unwrap()
+            .values()
+            .map(|e| AskView { draft: drafts.get(&e.view.ask).cloned(), ..e.view.clone() })
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().unwrap().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, ask: &str) -> Option<AskView> {
+        self.entries.lock().unwrap().values().find(|e| e.view.ask == ask).map(|e| e.view.clone())
+    }
+
+    fn ask(&self, id: &str) -> Result<Ask, UiError> {
+        let entries = self.entries.lock().unwrap();
+        let entry = entries.values().find(|e| e.view.ask == id);
+        entry.map(|e| e.ask.clone()).ok_or_else(|| UserQuestionError::not_pending(id).into())
+    }
+
+    /// Answers an ask; a misfit comes back as `BAD_ANSWER` and the ask stays.
+    pub fn answer(&self, id: &str, answer: &Value) -> Result<(), UiError> {
+        let answer = Answer::from_value(answer)?;
+        self.ask(id)?.answer(answer)?;
+        self.drafts.lock().unwrap().remove(id);
+        Ok(())
+    }
+
+    /// The person declines: the asker gets `ASK_CANCELLED`.
+    pub fn dismiss(&self, id: &str) -> Result<(), UiError> {
+        self.ask(id)?.reject(UserQuestionError::user_cancelled())?;
+        self.drafts.lock().unwrap().remove(id);
+        Ok(())
+    }
+
+    /// Keeps what the person has typed so far, whatever happens to the window.
+    pub fn save_draft(&self, id: &str, draft: Value) -> Result<(), UiError> {
+        self.ask(id)?;
+        self.drafts.lock().unwrap().insert(id.to_owned(), draft);
+        Ok(())
+    }
+}
+
+/// An ask held for the window; dropping it (the ask ended) takes it off the list.
+struct Holding {
+    inbox: Arc<Inbox>,
+    seq: u64,
+}
+
+impl Drop for Holding {
+    fn drop(&mut self) {
+        let removed = self.inbox.entries.lock().unwrap().remove(&self.seq);
+        if let Some(e) = removed {
+            self.inbox.drafts.lock().unwrap().remove(&e.view.ask);
+        }
+        self.inbox.changed();
+    }
+}
+
+/// The webview answerer (scope `agents`): claims every ask it is offered and holds it
+/// in the inbox until the person answers or dismisses it, or the asker withdraws it.
+pub struct WindowAnswerer(pub Arc<Inbox>);
+
+#[async_trait]
+impl Answerer for WindowAnswerer {
+    async fn answer(&self, ask: &Ask, _next: Next<'_>) -> Result<Answer, UserQuestionError> {
+        ask.claim();
+        let _holding = self.0.add(ask);
+        std::future::pending().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use tokio_util::sync::CancellationToken;
+    use user_questions::model::{AskRequest, Question};
+    use user_questions::{Scope, UserQuestions};
+
+    async fn setup() -> (UserQuestions, Arc<Inbox>, watch::Receiver<u64>) {
+        let s = UserQuestions::new();
+        let inbox = Inbox::new();
+        s.register("window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
+        let w = inbox.watch();
+        (s, inbox, w)
+    }
+
+    fn ask_as(
+        s: &UserQuestions,
+        agent: &str,
+        q: Question,
+    ) -> tokio::task::JoinHandle<Result<Answer, UserQuestionError>> {
+        let s = s.clone();
+        let agent = s.enter(agent, None, 0).unwrap();
+        tokio::spawn(async move { s.ask(AskRequest::new(vec![q]).from_agent(agent), &CancellationToken::new()).await })
+    }
+
+    #[tokio::test]
+    async fn holds_answers_and_keeps_drafts() {
+        let (s, inbox, mut w) = setup().await;
+        let mut q = Question::new("go", "Deploy?").option("Yes", None).option("No", None);
+        q.detail = Some("**bold** <script>x</script>".into());
+        let asking = ask_as(&s, "bot", q);
+        w.changed().await.unwrap();
+        let list = inbox.list();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].questions[0].detail_html.as_deref(), Some("<p><strong>bold</strong> </p>\n"));
+        let id = list[0].ask.clone();
+        inbox.save_draft(&id, json!({"go": {"selected": ["No"]}})).unwrap();
+        assert_eq!(inbox.list()[0].draft, Some(json!({"go": {"selected": ["No"]}})));
+        let e = inbox.answer(&id, &json!({"answers": [{"id": "go", "selected": ["Maybe"]}]})).unwrap_err();
+        assert_eq!(e.code, "BAD_ANSWER");
+        inbox.answer(&id, &json!({"answers": [{"id": "go", "selected": ["Yes"]}]})).unwrap();
+        assert_eq!(asking.await.unwrap().unwrap().answers[0].selected, ["Yes"]);
+        assert!(inbox.is_empty());
+        assert_eq!(inbox.answer(&id, &json!({"answers": []})).unwrap_err().code, "NOT_PENDING");
+    }
+
+    #[tokio::test]
+    async fn dismiss_is_ask_cancelled_and_agentless_asks_never_arrive() {
+        let (s, inbox, mut w) = setup().await;
+        let asking = ask_as(&s, "bot", Question::new("q", "Name?"));
+        w.changed().await.unwrap();
+        inbox.dismiss(&inbox.list()[0].ask).unwrap();
+        let e = asking.await.unwrap().unwrap_err();
+        assert_eq!((e.code(), e.message()), ("ASK_CANCELLED", "the user cancelled ask_user_question"));
+        let r = s.ask(AskRequest::new(vec![Question::new("q", "Name?")]), &CancellationToken::new()).await;
+        assert_eq!(r.unwrap_err().code(), "NO_PROVIDER");
+    }
+
+    #[tokio::test]
+    async fn a_withdrawn_ask_leaves_the_list() {
+        let (s, inbox, mut w) = setup().await;
+        let agent = s.enter("bot", None, 0).unwrap();
+        let cancel = CancellationToken::new();
+        let asking = tokio::spawn({
+            let (s, cancel, agent) = (s.clone(), cancel.clone(), agent.clone());
+            async move { s.ask(AskRequest::new(vec![Question::new("q", "Q?")]).from_agent(agent), &cancel).await }
+        });
+        w.changed().await.unwrap();
+        assert_eq!(inbox.len(), 1);
+        cancel.cancel();
+        asking.await.unwrap().unwrap_err();
+        assert!(inbox.is_empty());
+    }
+}

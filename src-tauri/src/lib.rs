@@ -1,0 +1,107 @@
+//! The User Questions desktop app: hosts the question service and its socket (the
+//! same server as `userq serve`), answers agent-scoped questions in a window, raises
+//! notifications and lives in the tray. Everything Tauri-specific lives in this crate.
+
+mod commands;
+mod desk;
+mod inbox;
+mod markdown;
+mod notify;
+mod tray;
+mod window;
+
+use std::time::Duration;
+
+use tauri::{AppHandle, Emitter, Manager, RunEvent, Runtime};
+use user_questions::channel::path::socket_path;
+use user_questions::channel::server::BindError;
+
+pub use desk::Desk;
+pub use inbox::{AskView, Inbox, UiError, WindowAnswerer};
+
+/// Time to gather a burst of new questions into one notification.
+const BURST: Duration = Duration::from_millis(60);
+
+pub fn run() {
+    if std::env::var_os("WEBKIT_DISABLE_DMABUF_RENDERER").is_none() {
+        // Blank windows otherwise on some GPUs; set before any thread starts.
+        std::env::set_var("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
+    }
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+    let background = std::env::args().any(|a| a == "--background");
+    let app = tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| window::open(app, None)))
+        .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_autostart::init(
+            tauri_plugin_autostart::MacosLauncher::LaunchAgent,
+            Some(vec!["--background"]),
+        ))
+        .invoke_handler(tauri::generate_handler![
+            commands::list_questions,
+            commands::answer_question,
+            commands::dismiss_question,
+            commands::save_draft,
+            commands::status,
+            commands::hide_window,
+        ])
+        .setup(move |app| {
+            let socket = socket_path();
+            let desk = match Desk::start(socket.clone()) {
+                Ok(d) => d,
+                Err(e @ BindError::AlreadyRunning(_)) => {
+                    eprintln!("user-questions: {e}; stop it (userq serve) to let the app host the questions");
+                    std::process::exit(3);
+                }
+                Err(e) => return Err(e.into()),
+            };
+            tracing::info!("listening on {}", socket.display());
+            app.manage(desk);
+            app.manage(notify::Notices::default());
+            tray::build(app.handle())?;
+            follow(app.handle().clone());
+            if !background {
+                window::open(app.handle(), None);
+            }
+            Ok(())
+        })
+        .build(tauri::generate_context!())
+        .expect("the app starts");
+    app.run(|_app, event| {
+        // The app lives in the tray with no window; only Quit (an exit code) ends it.
+        if let RunEvent::ExitRequested { code: None, api, .. } = event {
+            api.prevent_exit();
+        }
+    });
+}
+
+/// Follows the inbox: the window hears of each change, the tray and notifications
+/// are brought up to date.
+fn follow<R: Runtime>(app: AppHandle<R>) {
+    let mut changes = app.state::<Desk>().inbox.watch();
+    tauri::async_runtime::spawn(async move {
+        while changes.changed().await.is_ok() {
+            tokio::time::sleep(BURST).await;
+            changes.borrow_and_update();
+            let list = app.state::<Desk>().inbox.list();
+            let _ = app.emit("questions-changed", list.len());
+            let handle = app.clone();
+            let _ = app.run_on_main_thread(move || {
+                tray::update(&handle, &list);
+                handle.state::<notify::Notices>().update(&handle, &list);
+            });
+        }
+    });
+}
+
+/// Quit: stop the server cleanly (pending asks end with `SHUTTING_DOWN`, the socket is
+/// removed), then exit.
+pub(crate) fn quit<R: Runtime>(app: &AppHandle<R>) {
+    app.state::<Desk>().stop();
+    app.exit(0);
+}

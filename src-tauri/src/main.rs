@@ -1,0 +1,3 @@
+fn main() {
+    user_questions_desktop::run()
+}

@@ -1,0 +1,82 @@
+//! The tray: an icon that changes while questions wait, and a menu whose first item
+//! opens the window (Linux trays send no clicks), then up to five waiting questions,
+//! Do not disturb, Start at login, and Quit.
+
+use tauri::image::Image;
+use tauri::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem, PredefinedMenuItem};
+use tauri::tray::{TrayIcon, TrayIconBuilder};
+use tauri::{AppHandle, Manager, Runtime};
+use tauri_plugin_autostart::ManagerExt;
+
+use crate::desk::Desk;
+use crate::inbox::AskView;
+
+const IDLE_ICON: &[u8] = include_bytes!("../../icons/tray.png");
+const PENDING_ICON: &[u8] = include_bytes!("../../icons/tray-pending.png");
+const ID: &str = "main";
+
+fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<R>> {
+    let menu = Menu::new(app)?;
+    menu.append(&MenuItem::with_id(app, "open", format!("Open questions ({})", list.len()), true, None::<&str>)?)?;
+    for view in list.iter().take(5) {
+        let who = view.agent.as_ref().map(|a| a.id.as_str()).unwrap_or("?");
+        let mut text = format!("{who}: {}", view.questions[0].question);
+        if text.chars().count() > 60 {
+            text = text.chars().take(59).collect::<String>() + "…";
+        }
+        menu.append(&MenuItem::with_id(app, format!("ask:{}", view.ask), text, true, None::<&str>)?)?;
+    }
+    menu.append(&PredefinedMenuItem::separator(app)?)?;
+    let dnd = app.state::<Desk>().do_not_disturb();
+    menu.append(&CheckMenuItem::with_id(app, "dnd", "Do not disturb", true, dnd, None::<&str>)?)?;
+    let login = app.autolaunch().is_enabled().unwrap_or(false);
+    menu.append(&CheckMenuItem::with_id(app, "autostart", "Start at login", true, login, None::<&str>)?)?;
+    menu.append(&MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?)?;
+    Ok(menu)
+}
+
+pub fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<TrayIcon<R>> {
+    TrayIconBuilder::with_id(ID)
+        .icon(Image::from_bytes(IDLE_ICON)?)
+        .tooltip("User Questions")
+        .menu(&menu(app, &[])?)
+        .on_menu_event(on_menu)
+        .build(app)
+}
+
+/// Redraws the icon and the menu for the current list.
+pub fn update<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) {
+    let Some(tray) = app.tray_by_id(ID) else { return };
+    let icon = if list.is_empty() { IDLE_ICON } else { PENDING_ICON };
+    if let Ok(image) = Image::from_bytes(icon) {
+        let _ = tray.set_icon(Some(image));
+    }
+    let _ = tray.set_tooltip(Some(format!("User Questions: {} waiting", list.len())));
+    match menu(app, list) {
+        Ok(m) => {
+            let _ = tray.set_menu(Some(m));
+        }
+        Err(e) => tracing::warn!("tray menu: {e}"),
+    }
+}
+
+fn on_menu<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
+    match event.id().as_ref() {
+        "open" => crate::window::open(app, None),
+        "dnd" => {
+            let desk = app.state::<Desk>();
+            desk.set_do_not_disturb(!desk.do_not_disturb());
+            update(app, &desk.inbox.list());
+        }
+        "autostart" => {
+            let auto = app.autolaunch();
+            let _ = if auto.is_enabled().unwrap_or(false) { auto.disable() } else { auto.enable() };
+        }
+        "quit" => crate::quit(app),
+        id => {
+            if let Some(ask) = id.strip_prefix("ask:") {
+                crate::window::open(app, Some(ask.to_owned()));
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! The window exists only while someone looks at it: built when the person opens it
+//! (tray, notification click, a second launch), hidden on close, and destroyed after
+//! it has stayed hidden a while, so an idle tray app holds no webview.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
+
+use crate::desk::Desk;
+
+pub const LABEL: &str = "main";
+
+/// Bumped whenever the window is shown, so a pending destroy of an earlier hide
+/// knows it is stale.
+static SHOWN: AtomicU64 = AtomicU64::new(0);
+
+fn idle_before_destroy() -> Duration {
+    let secs = std::env::var("USERQ_WINDOW_IDLE_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(120);
+    Duration::from_secs(secs)
+}
+
+/// Shows the window (building it if needed), at `focus` when given.
+pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
+    SHOWN.fetch_add(1, Ordering::Relaxed);
+    if let Some(ask) = &focus {
+        app.state::<Desk>().set_focus(Some(ask.clone()));
+    }
+    if let Some(window) = app.get_webview_window(LABEL) {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+        if let Some(ask) = focus {
+            let _ = window.emit("focus-question", ask);
+        }
+        return;
+    }
+    let built = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
+        .title("User Questions")
+        .inner_size(900.0, 760.0)
+        .min_inner_size(420.0, 360.0)
+        .build();
+    match built {
+        Ok(window) => {
+            let handle = app.clone();
+            window.on_window_event(move |event| {
+                if let WindowEvent::CloseRequested { api, .. } = event {
+                    api.prevent_close();
+                    hide(&handle);
+                }
+            });
+        }
+        Err(e) => tracing::error!("cannot open the window: {e}"),
+    }
+}
+
+/// Hides the window and destroys it if it stays hidden.
+pub fn hide<R: Runtime>(app: &AppHandle<R>) {
+    let Some(window) = app.get_webview_window(LABEL) else { return };
+    let _ = window.hide();
+    let shown = SHOWN.load(Ordering::Relaxed);
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(idle_before_destroy()).await;
+        if SHOWN.load(Ordering::Relaxed) != shown {
+            return;
+        }
+        if let Some(w) = app.get_webview_window(LABEL) {
+            if !w.is_visible().unwrap_or(true) {
+                let _ = w.destroy();
+            }
+        }
+    });
+}

@@ -1,0 +1,237 @@
+// The question window: a view of the asks Rust holds. It reads them with commands,
+// hears of changes through events, and answers with commands. Every string from an
+// agent goes in as text; only the detail comes as HTML, rendered and sanitized in Rust.
+
+const { invoke } = window.__TAURI__.core;
+const { listen } = window.__TAURI__.event;
+
+const main = document.getElementById("questions");
+const empty = document.getElementById("empty");
+const forms = new Map(); // ask id -> form element
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k in node) node[k] = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children.filter((c) => c != null));
+  return node;
+}
+
+// --- reading the form back -------------------------------------------------
+
+function questionState(fs) {
+  const skip = fs.querySelector("input.skip");
+  const other = fs.querySelector("input.other, textarea.feedback");
+  return {
+    selected: [...fs.querySelectorAll("input.choice:checked")].map((i) => i.value),
+    custom: other ? other.value : "",
+    skip: !!(skip && skip.checked),
+  };
+}
+
+function draftOf(form) {
+  const draft = {};
+  for (const fs of form.querySelectorAll("fieldset.question")) draft[fs.dataset.qid] = questionState(fs);
+  return draft;
+}
+
+function answerOf(form, pick) {
+  const answers = [];
+  for (const fs of form.querySelectorAll("fieldset.question")) {
+    const s = questionState(fs);
+    const id = fs.dataset.qid;
+    if (s.skip) { answers.push({ id, selected: [] }); continue; }
+    const selected = pick && pick.qid === id ? [pick.label] : s.selected;
+    const item = { id, selected };
+    if (s.custom.trim()) item.custom = s.custom;
+    answers.push(item);
+  }
+  return { answers };
+}
+
+// --- acting ----------------------------------------------------------------
+
+async function send(form, pick) {
+  const error = form.querySelector(".error");
+  error.textContent = "";
+  try {
+    await invoke("answer_question", { ask: form.dataset.ask, answer: answerOf(form, pick) });
+    form.dataset.sent = "1";
+  } catch (e) {
+    error.textContent = e && e.message ? e.message : String(e);
+  }
+}
+
+async function dismiss(form) {
+  try {
+    await invoke("dismiss_question", { ask: form.dataset.ask });
+  } catch (e) {
+    form.querySelector(".error").textContent = e && e.message ? e.message : String(e);
+  }
+}
+
+const draftTimers = new Map();
+function saveDraft(form) {
+  clearTimeout(draftTimers.get(form));
+  draftTimers.set(form, setTimeout(() => {
+    invoke("save_draft", { ask: form.dataset.ask, draft: draftOf(form) }).catch(() => {});
+  }, 200));
+}
+
+// --- building a form -------------------------------------------------------
+
+function detailNode(q, cls) {
+  if (!q.detailHtml) return null;
+  const node = el("div", { class: cls });
+  node.innerHTML = q.detailHtml; // sanitized by ammonia in Rust
+  return node;
+}
+
+function questionNode(view, q, draft) {
+  const fs = el("fieldset", { class: "question" });
+  fs.dataset.qid = q.id;
+  const saved = (draft && draft[q.id]) || {};
+  fs.append(el("legend", { class: "header", text: q.header || "" }));
+  fs.append(el("p", { class: "text", text: q.question }));
+  const planned = q.planReview && view.questions.length === 1;
+  fs.append(detailNode(q, q.planReview ? "detail plan" : "detail"));
+  if (planned) {
+    const feedback = el("textarea", { class: "feedback", "aria-label": "Feedback", placeholder: "Feedback for the agent (sent with Revise)" });
+    feedback.value = saved.custom || "";
+    fs.append(feedback);
+    return fs;
+  }
+  if (q.options.length) {
+    const list = el("div", { class: "options", role: q.multiSelect ? "group" : "radiogroup" });
+    q.options.forEach((o, i) => {
+      const input = el("input", { type: q.multiSelect ? "checkbox" : "radio", class: "choice", name: `${view.ask}:${q.id}`, value: o.label });
+      input.checked = (saved.selected || []).includes(o.label);
+      list.append(el("label", { class: "option" },
+        input,
+        el("span", { class: "num", text: i < 9 ? String(i + 1) : "" }),
+        el("span", { class: "label-text", text: o.label }),
+        o.description ? el("span", { class: "desc", text: o.description }) : null));
+    });
+    fs.append(list);
+  }
+  const other = el("input", { type: "text", class: "other", "aria-label": "Other", placeholder: q.options.length ? "Other…" : "Your answer" });
+  other.value = saved.custom || "";
+  fs.append(other);
+  const skip = el("input", { type: "checkbox", class: "skip" });
+  skip.checked = !!saved.skip;
+  fs.append(el("label", { class: "skip" }, skip, "Skip this question"));
+  return fs;
+}
+
+function formFor(view) {
+  const form = el("form", { class: "ask", tabIndex: -1 });
+  form.dataset.ask = view.ask;
+  form.dataset.agent = view.agent ? view.agent.id : "";
+  form.setAttribute("aria-label", view.questions[0].header || view.questions[0].question);
+  for (const q of view.questions) form.append(questionNode(view, q, view.draft));
+  const actions = el("div", { class: "actions" });
+  const only = view.questions[0];
+  if (view.questions.length === 1 && only.planReview) {
+    const approve = only.intent.approve;
+    actions.append(el("button", { type: "button", class: "primary approve", text: approve, onclick: () => send(form, { qid: only.id, label: approve }) }));
+    for (const o of only.options.filter((o) => o.label !== approve)) {
+      actions.append(el("button", { type: "button", class: "option-button", text: o.label, onclick: () => send(form, { qid: only.id, label: o.label }) }));
+    }
+  } else {
+    actions.append(el("button", { type: "submit", class: "primary", text: "Submit" }));
+  }
+  actions.append(el("button", { type: "button", class: "dismiss", text: "Dismiss", onclick: () => dismiss(form) }));
+  actions.append(el("div", { class: "error", role: "alert" }));
+  form.append(actions);
+  form.addEventListener("submit", (e) => { e.preventDefault(); send(form); });
+  form.addEventListener("input", (e) => {
+    if (e.target.classList.contains("skip")) e.target.closest("fieldset").querySelectorAll(".choice, .other").forEach((i) => { i.disabled = e.target.checked; });
+    saveDraft(form);
+  });
+  return form;
+}
+
+// --- the list --------------------------------------------------------------
+
+function groupFor(view) {
+  const key = view.agent ? view.agent.id : "";
+  let group = [...main.querySelectorAll("section.agent")].find((s) => s.dataset.agent === key);
+  if (!group) {
+    const title = el("h2", {},
+      el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
+      el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
+      el("span", { class: "n" }));
+    group = el("section", { class: "agent" }, title);
+    group.dataset.agent = key;
+    main.append(group);
+  }
+  return group;
+}
+
+async function refresh() {
+  const list = await invoke("list_questions");
+  const live = new Set(list.map((v) => v.ask));
+  for (const [ask, form] of forms) {
+    if (!live.has(ask)) { form.remove(); forms.delete(ask); }
+  }
+  for (const view of list) {
+    if (!forms.has(view.ask)) {
+      const form = formFor(view);
+      forms.set(view.ask, form);
+      groupFor(view).append(form);
+    }
+  }
+  for (const group of main.querySelectorAll("section.agent")) {
+    const n = group.querySelectorAll("form.ask").length;
+    if (!n) { group.remove(); continue; }
+    group.querySelector(".n").textContent = `${n} question${n === 1 ? "" : "s"}`;
+  }
+  empty.hidden = list.length > 0;
+  document.getElementById("count").textContent = `${list.length} waiting`;
+  document.title = list.length ? `User Questions (${list.length})` : "User Questions";
+}
+
+function focusAsk(ask) {
+  const form = forms.get(ask);
+  if (!form) return;
+  for (const f of forms.values()) f.classList.toggle("focused", f === form);
+  form.scrollIntoView({ block: "start" });
+  (form.querySelector("input.choice, textarea, input.other, button") || form).focus();
+}
+
+function currentForm() {
+  const active = document.activeElement && document.activeElement.closest("form.ask");
+  return active || main.querySelector("form.ask.focused") || main.querySelector("form.ask");
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") { e.preventDefault(); invoke("hide_window"); return; }
+  const typing = e.target.matches("input[type=text], textarea");
+  const form = currentForm();
+  if (!form || typing || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (/^[1-9]$/.test(e.key)) {
+    const choice = form.querySelectorAll("fieldset.question")[0]?.querySelectorAll("input.choice")[Number(e.key) - 1];
+    const planButton = form.querySelectorAll(".actions button:not(.dismiss)")[Number(e.key) - 1];
+    if (choice) { choice.checked = choice.type === "radio" ? true : !choice.checked; choice.focus(); saveDraft(form); }
+    else if (planButton && form.querySelector(".plan")) planButton.focus();
+    e.preventDefault();
+  } else if (e.key === "Enter" && !e.target.matches("button")) {
+    e.preventDefault();
+    const approve = form.querySelector("button.approve");
+    if (approve) approve.click(); else form.requestSubmit();
+  }
+});
+
+listen("questions-changed", () => refresh());
+listen("focus-question", (e) => refresh().then(() => focusAsk(e.payload)));
+
+(async () => {
+  await refresh();
+  const status = await invoke("status");
+  document.getElementById("dnd").hidden = !status.doNotDisturb;
+  if (status.focus) focusAsk(status.focus);
+})();
