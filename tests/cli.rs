@@ -225,12 +225,16 @@ async fn survives(kill: i32) {
     a.reply(&offer["id"], json!({"claim": true})).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     signal(&first, kill);
-    let _ = finish(first).await;
+    let first_log = finish(first).await.stderr;
     assert_eq!(socket.exists(), kill == libc::SIGKILL, "a crash leaves the socket file, a clean stop removes it");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let _second = serve(&socket).await;
     let mut b = answerer(&socket, json!("agents")).await;
-    let offer = b.expect("questions/offer").await;
+    let Some(offer) = b.try_recv(Duration::from_secs(10)).await else {
+        signal(&asking, libc::SIGKILL);
+        let out = finish(asking).await;
+        panic!("no offer after the restart; userq ask said {:?} {}\nfirst server: {first_log}", out.code, out.stderr);
+    };
     assert_eq!(offer["params"]["request"]["agent"]["id"], "patient");
     b.reply(&offer["id"], json!({"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})).await;
     let out = finish(asking).await;

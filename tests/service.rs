@@ -520,3 +520,24 @@ async fn a_thousand_concurrent_asks_each_get_their_own_answer() {
     }
     assert!(s.pending().is_empty());
 }
+
+#[tokio::test]
+async fn a_holder_that_passes_as_the_service_stops_leaves_shutting_down() {
+    struct PassOnWithdraw;
+    #[async_trait]
+    impl Answerer for PassOnWithdraw {
+        async fn answer(&self, ask: &Ask, next: Next<'_>) -> Outcome {
+            ask.withdrawn().await;
+            next.run().await
+        }
+    }
+    let s = UserQuestions::new();
+    s.register("ui", Scope::Any, 0, Arc::new(PassOnWithdraw));
+    let asking = tokio::spawn({
+        let s = s.clone();
+        async move { ask(&s, pkg_request()).await }
+    });
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    s.shut_down();
+    assert_eq!(asking.await.unwrap().unwrap_err().code(), "SHUTTING_DOWN");
+}

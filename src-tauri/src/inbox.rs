@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
 use async_trait::async_trait;
 use serde::Serialize;
@@ -48,12 +47,12 @@ struct Entry {
     view: AskView,
 }
 
-/// The asks held for the window, oldest first, with the drafts typed into them.
+/// The asks held for the window, in the order they were asked, with the drafts
+/// typed into them.
 #[derive(Default)]
 pub struct Inbox {
     entries: Mutex<BTreeMap<u64, Entry>>,
     drafts: Mutex<HashMap<String, Value>>,
-    arrivals: Mutex<u64>,
     version: watch::Sender<u64>,
 }
 
@@ -76,7 +75,7 @@ fn view_of(ask: &Ask) -> AskView {
     AskView {
         ask: ask.id().to_owned(),
         agent: request.agent.clone(),
-        since: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        since: humantime::format_rfc3339_millis(ask.since()).to_string(),
         questions: request
             .questions
             .iter()
@@ -110,11 +109,7 @@ impl Inbox {
     }
 
     fn add(self: &Arc<Self>, ask: &Ask) -> Holding {
-        let seq = {
-            let mut n = self.arrivals.lock().unwrap();
-            *n += 1;
-            *n
-        };
+        let seq = ask.order();
         self.entries.lock().unwrap().insert(seq, Entry { ask: ask.clone(), view: view_of(ask) });
         self.changed();
         Holding { inbox: self.clone(), seq }

@@ -76,11 +76,13 @@ impl Notices {
             known.retain(|a| current.contains(a.as_str()));
             list.iter().filter(|v| known.insert(v.ask.clone())).collect()
         };
+        // A notification closes once none of the asks it announced is left.
         let gone: Vec<u32> = {
             let mut shown = self.shown.lock().unwrap();
-            let gone = shown.iter().filter(|(a, _)| !current.contains(a.as_str())).map(|(_, id)| *id).collect();
+            let ended: HashSet<u32> =
+                shown.iter().filter(|(a, _)| !current.contains(a.as_str())).map(|(_, id)| *id).collect();
             shown.retain(|a, _| current.contains(a.as_str()));
-            gone
+            ended.into_iter().filter(|id| !shown.values().any(|v| v == id)).collect()
         };
         for id in gone {
             platform::close(id);

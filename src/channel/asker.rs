@@ -1,7 +1,9 @@
 //! Asking through the socket so that an agent keeps its answer across a server
 //! restart: a lost connection or `SHUTTING_DOWN` while a question is pending means
 //! wait for a server to listen again (with backoff, up to a limit), enter the agent
-//! again as a new runtime, and ask again. `userq ask` and `userq mcp` both use this.
+//! again as a new runtime, and ask again; for a while after a restart, `NO_PROVIDER`
+//! means the answerers are not back yet and is retried too. `userq ask` and
+//! `userq mcp` both use this.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -91,6 +93,7 @@ impl Asker {
                         return Err(UserQuestionError::aborted().into());
                     }
                 };
+                tracing::debug!(?reply, ?lost_since, "ask reply");
                 match reply {
                     Ok(answer) => {
                         return Answer::from_value(&answer)
@@ -98,10 +101,13 @@ impl Asker {
                     }
                     Err(ClientError::Closed) => {}
                     Err(ClientError::Service(e)) if e.is(ErrorCode::ShuttingDown) => {}
+                    // Just after a restart, answerers may not be back yet.
+                    Err(ClientError::Service(e))
+                        if e.is(ErrorCode::NoProvider)
+                            && lost_since.is_some_and(|since| since.elapsed() < self.patience) => {}
                     Err(e) => return Err(e),
                 }
                 self.forget().await;
-                backoff = Duration::from_millis(50);
             }
             let since = *lost_since.get_or_insert_with(Instant::now);
             if since.elapsed() >= self.patience {

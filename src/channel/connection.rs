@@ -158,6 +158,7 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
             Ok(None) | Err(_) => break,
         }
     }
+    tracing::debug!(stopping = stopping.is_cancelled(), closed = conn.is_closed(), "connection ends");
     session.close(stopping.is_cancelled()).await;
     flushed.cancel();
     let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
@@ -315,10 +316,11 @@ impl Session {
         let request = AskRequest::from_value(&Value::Object(params)).map_err(domain)?;
         let key = id.to_string();
         let cancel = CancellationToken::new();
-        self.asks.lock().unwrap().insert(key.clone(), cancel.clone());
-        let (service, conn, asks, id) = (self.service.clone(), self.conn.clone(), self.asks.clone(), id.clone());
+        let posted = self.service.post(request, cancel.clone()).map_err(domain)?;
+        self.asks.lock().unwrap().insert(key.clone(), cancel);
+        let (conn, asks, id) = (self.conn.clone(), self.asks.clone(), id.clone());
         self.tasks.spawn(async move {
-            let outcome = service.ask(request, &cancel).await;
+            let outcome = posted.outcome().await;
             asks.lock().unwrap().remove(&key);
             conn.reply(&id, outcome.map(|a| json!(a)).map_err(domain)).await;
         });

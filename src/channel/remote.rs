@@ -46,6 +46,7 @@ impl Answerer for Remote {
             ask.claim();
             self.conn.closed().await;
         }
+        tracing::debug!(ask = ask.id(), "answerer passes the ask on");
         drop(held);
         next.run().await
     }

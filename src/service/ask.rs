@@ -18,6 +18,7 @@ pub struct Ask(Arc<Inner>);
 struct Inner {
     seq: u64,
     id: String,
+    since: SystemTime,
     request: Arc<Request>,
     outcome: Mutex<Option<Result<Answer, UserQuestionError>>>,
     /// The answerer currently offered the ask.
@@ -31,13 +32,12 @@ impl Ask {
     pub(crate) fn post(seq: u64, request: Request, pending: Arc<Pending>) -> Self {
         let request = Arc::new(request);
         let id = format!("a{seq}");
-        pending.post(
-            seq,
-            PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since: SystemTime::now() },
-        );
+        let since = SystemTime::now();
+        pending.post(seq, PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since });
         Self(Arc::new(Inner {
             seq,
             id,
+            since,
             request,
             outcome: Mutex::new(None),
             offeree: Mutex::new(None),
@@ -50,6 +50,16 @@ impl Ask {
     /// The ask's id, unique for the service's lifetime (`a1`, `a2`, ...).
     pub fn id(&self) -> &str {
         &self.0.id
+    }
+
+    /// Place in the order asks were received (1, 2, ...).
+    pub fn order(&self) -> u64 {
+        self.0.seq
+    }
+
+    /// When the ask was received.
+    pub fn since(&self) -> SystemTime {
+        self.0.since
     }
 
     /// The request as answerers see it: no runtime token.

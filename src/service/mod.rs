@@ -88,6 +88,13 @@ impl UserQuestions {
     /// run in the reference's order before any answerer sees the request. Cancelling
     /// `cancel` ends the ask with `ASK_ABORTED` and withdraws it from its holder.
     pub async fn ask(&self, request: AskRequest, cancel: &CancellationToken) -> Result<Answer, UserQuestionError> {
+        self.post(request, cancel.clone())?.outcome().await
+    }
+
+    /// The synchronous half of [`Self::ask`]: runs the checks and posts the ask to the
+    /// pending set, so asks are ordered as they were received; the waterfall starts
+    /// when [`Posted::outcome`] is awaited.
+    pub fn post(&self, request: AskRequest, cancel: CancellationToken) -> Result<Posted, UserQuestionError> {
         request.check_shape()?;
         if cancel.is_cancelled() {
             return Err(UserQuestionError::aborted());
@@ -106,22 +113,53 @@ impl UserQuestions {
         };
         let seq = self.0.asks.fetch_add(1, Ordering::Relaxed) + 1;
         let ask = Ask::post(seq, Request { questions: request.questions, agent }, self.0.pending.clone());
-        self.run(&ask, cancel, &agent_gone).await;
-        ask.take_outcome()
+        Ok(Posted { service: self.clone(), ask, cancel, agent_gone })
     }
 
     async fn run(&self, ask: &Ask, cancel: &CancellationToken, agent_gone: &CancellationToken) {
         let tried = Mutex::new(Vec::new());
         let mut dispatch = self.0.waterfall.dispatch(ask, &tried);
+        // Biased: an outcome already settled wins; then a stop, so that answerers
+        // going away as the server stops never turn it into NO_PROVIDER.
         tokio::select! {
             biased;
             () = ask.ended() => {}
+            () = self.0.stopping.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::shutting_down()),
             outcome = &mut dispatch => {
                 ask.settle(outcome.and_then(|a| a.fit(&ask.request().questions)));
             }
             () = cancel.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::aborted()),
             () = agent_gone.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::aborted()),
-            () = self.0.stopping.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::shutting_down()),
+        }
+    }
+}
+
+/// An ask that passed its checks and waits in the pending set.
+pub struct Posted {
+    service: UserQuestions,
+    ask: Ask,
+    cancel: CancellationToken,
+    agent_gone: CancellationToken,
+}
+
+impl Posted {
+    pub fn id(&self) -> &str {
+        self.ask.id()
+    }
+
+    /// Runs the waterfall and waits for the first outcome.
+    pub async fn outcome(self) -> Result<Answer, UserQuestionError> {
+        self.service.run(&self.ask, &self.cancel, &self.agent_gone).await;
+        self.ask.take_outcome()
+    }
+}
+
+impl Drop for Posted {
+    /// A posted ask nobody waits for any more is withdrawn, never left pending.
+    fn drop(&mut self) {
+        if self.ask.ending().is_none() {
+            self.ask.withdraw();
+            self.ask.settle(Err(UserQuestionError::aborted()));
         }
     }
 }
@@ -135,7 +173,10 @@ fn withdraw(
 ) {
     ask.withdraw();
     if let Some(Err(own)) = dispatch.now_or_never() {
-        if !own.is(ErrorCode::AskAborted) {
+        // Only an answerer's own error wins; the waterfall's errors (an answerer that
+        // passed as the ask was withdrawn leaves NO_PROVIDER behind) do not.
+        let waterfall_error = [ErrorCode::AskAborted, ErrorCode::NoProvider, ErrorCode::ShuttingDown];
+        if !waterfall_error.iter().any(|c| own.is(*c)) {
             ask.settle(Err(own));
         }
     }

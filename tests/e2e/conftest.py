@@ -1,0 +1,145 @@
+"""Fixtures of the end-to-end tests: tauri-driver launching the real app with a socket
+of its own, a WebDriver session on its window, and helpers to ask as an agent."""
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "target" / "debug" / "user-questions"
+USERQ = ROOT / "target" / "debug" / "userq"
+OUT = Path(os.environ.get("E2E_OUT", ROOT / "target" / "e2e"))
+DRIVER = ROOT / ".tools" / "bin" / "tauri-driver"
+
+
+@pytest.fixture
+def sock(tmp_path):
+    return tmp_path / "userq.sock"
+
+
+@pytest.fixture
+def app(sock, tmp_path):
+    """The real app under tauri-driver; yields the WebDriver session."""
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_WINDOW_IDLE_SECS="600", RUST_LOG="warn")
+    port = 4444 + os.getpid() % 1000
+    driver_proc = subprocess.Popen(
+        [DRIVER, "--port", str(port), "--native-driver", "/usr/bin/WebKitWebDriver"],
+        env=env, stdout=open(tmp_path / "driver.log", "w"), stderr=subprocess.STDOUT,
+    )
+    try:
+        options = ArgOptions()
+        options.set_capability("browserName", "wry")
+        options.set_capability("tauri:options", {"application": str(APP)})
+        for _ in range(100):
+            try:
+                driver = webdriver.Remote(f"http://127.0.0.1:{port}", options=options)
+                break
+            except Exception:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("tauri-driver did not start")
+        wait_for(lambda: sock.exists(), "the app's socket")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "count"))
+        yield driver
+        driver.quit()
+    finally:
+        driver_proc.terminate()
+        driver_proc.wait(5)
+
+
+def wait_for(check, what, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Asker:
+    """`userq ask` as an agent, in the background."""
+
+    def __init__(self, sock, *args):
+        env = dict(os.environ, USERQ_SOCKET=str(sock))
+        self.p = subprocess.Popen([USERQ, "ask", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def result(self, timeout=10):
+        out, err = self.p.communicate(timeout=timeout)
+        return self.p.returncode, (json.loads(out) if out.strip() else None), err
+
+
+@pytest.fixture
+def ask(sock):
+    started = []
+
+    def start(*args):
+        a = Asker(sock, *args)
+        started.append(a)
+        return a
+
+    yield start
+    for a in started:
+        if a.p.poll() is None:
+            a.p.kill()
+
+
+def forms(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "form.ask")
+
+
+def form_of(driver, agent, timeout=10):
+    """Waits for the question of `agent` and returns its form."""
+    selector = f"form.ask[data-agent='{agent}']"
+    return wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, selector), f"the question of {agent}", timeout)[0]
+
+
+def shot(driver, name):
+    """A screenshot of the whole X display (WebKitWebDriver's own screenshot hangs
+    under Xvfb), after the page has painted."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    driver.execute_script("return 1")
+    time.sleep(0.3)
+    subprocess.run(["import", "-window", "root", str(OUT / f"{name}.png")], check=True, timeout=20)
+
+
+class Agent:
+    """An agent speaking PROTOCOL.md on its own connection: it enters once and may
+    keep many asks in flight."""
+
+    def __init__(self, sock, agent_id):
+        import socket as _socket
+        self.s = _socket.socket(_socket.AF_UNIX)
+        self.s.connect(str(sock))
+        self.f = self.s.makefile("rwb")
+        self.n = 0
+        self.call("initialize", {"protocolVersion": 1, "client": {"name": "e2e", "version": "1"}})
+        self.ref = self.call("agents/enter", {"id": agent_id})["result"]
+
+    def send(self, method, params):
+        self.n += 1
+        self.f.write(json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}).encode() + b"\n")
+        self.f.flush()
+        return self.n
+
+    def call(self, method, params):
+        self.send(method, params)
+        return json.loads(self.f.readline())
+
+    def ask(self, question):
+        return self.send("ask", {"agent": self.ref, "questions": [question]})
+
+    def reply(self):
+        return json.loads(self.f.readline())
+
+    def close(self):
+        self.f.close()
+        self.s.close()

@@ -1,0 +1,162 @@
+"""The real app in a real WebKitGTK window, driven as a person uses it."""
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import OUT, Agent, form_of, forms, shot, wait_for
+
+PLAN = """# Migrate the session store to Redis
+
+## Steps
+1. Add a `SessionStore` trait with an in-memory and a Redis implementation.
+2. Dual-write for one release; read from Redis behind a flag.
+3. Remove the in-memory store.
+
+| Risk | Mitigation |
+|---|---|
+| Redis outage | fall back to in-memory |
+
+```rust
+trait SessionStore { fn get(&self, id: &str) -> Option<Session>; }
+```
+"""
+
+
+def notification_log():
+    path = OUT / "notifications.log"
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def test_ask_notify_answer_by_clicking(app, ask):
+    a = ask("Which package manager?", "--header", "Tooling", "--option", "npm",
+            "--option", "pnpm:fast, disk-efficient", "--detail", "We need **one** for the monorepo.",
+            "--agent-id", "build-bot")
+    form = form_of(app, "build-bot")
+    wait_for(lambda: "Which package manager?" in notification_log(), "a desktop notification")
+    assert form.find_element(By.CSS_SELECTOR, ".header").text == "TOOLING"
+    assert form.find_element(By.CSS_SELECTOR, ".detail strong").text == "one"
+    shot(app, "generic-question")
+    form.find_element(By.XPATH, ".//label[.//span[text()='pnpm']]").click()
+    form.find_element(By.XPATH, ".//button[text()='Submit']").click()
+    code, answer, err = a.result()
+    assert code == 0, err
+    assert answer == {"answers": [{"id": "q", "selected": ["pnpm"]}]}
+    wait_for(lambda: not forms(app), "the answered question to leave")
+    wait_for(lambda: "CloseNotification" in notification_log(), "the notification to be closed")
+
+
+def test_plan_review_approved_and_revised(app, ask, tmp_path):
+    plan = tmp_path / "plan.md"
+    plan.write_text(PLAN)
+    a = ask("--plan", str(plan), "--agent-id", "planner")
+    form = form_of(app, "planner")
+    doc = form.find_element(By.CSS_SELECTOR, ".plan")
+    assert doc.find_element(By.TAG_NAME, "h1").text == "Migrate the session store to Redis"
+    assert len(doc.find_elements(By.CSS_SELECTOR, "table td")) == 2
+    assert "trait SessionStore" in doc.find_element(By.CSS_SELECTOR, "pre code").text
+    shot(app, "plan-review")
+    form.find_element(By.XPATH, ".//button[text()='Approve']").click()
+    code, answer, err = a.result()
+    assert answer == {"answers": [{"id": "plan", "selected": ["Approve"]}]}, err
+
+    a = ask("--plan", str(plan), "--agent-id", "planner-2")
+    form = form_of(app, "planner-2")
+    form.find_element(By.CSS_SELECTOR, "textarea[aria-label='Feedback']").send_keys("Keep the in-memory store for tests.")
+    form.find_element(By.XPATH, ".//button[text()='Revise']").click()
+    code, answer, err = a.result()
+    assert answer == {"answers": [{"id": "plan", "selected": [], "custom": "Keep the in-memory store for tests."}]}, err
+
+
+def test_withdrawn_questions_disappear(app, ask):
+    a = ask("Still needed?", "--option", "Yes", "--agent-id", "quitter")
+    form_of(app, "quitter")
+    a.p.send_signal(signal.SIGINT)
+    a.result()
+    started = time.time()
+    wait_for(lambda: not forms(app), "the withdrawn question to leave", timeout=1.0)
+    assert time.time() - started < 1.0
+
+
+def test_reload_keeps_questions_and_drafts(app, ask):
+    ask("Name the release?", "--agent-id", "namer")
+    other = form_of(app, "namer").find_element(By.CSS_SELECTOR, "input[aria-label='Other']")
+    other.send_keys("Aurora")
+    time.sleep(0.5)
+    app.refresh()
+    other = form_of(app, "namer").find_element(By.CSS_SELECTOR, "input[aria-label='Other']")
+    assert other.get_attribute("value") == "Aurora"
+
+
+def test_keyboard_picks_and_submits(app, ask):
+    a = ask("Deploy?", "--option", "Yes", "--option", "No", "--agent-id", "kbd")
+    form_of(app, "kbd")
+    body = app.find_element(By.TAG_NAME, "body")
+    body.send_keys("2")
+    app.switch_to.active_element.send_keys(Keys.ENTER)
+    code, answer, err = a.result()
+    assert answer == {"answers": [{"id": "q", "selected": ["No"]}]}, err
+
+
+def test_dismiss_cancels_the_ask(app, ask):
+    a = ask("Delete the branch?", "--option", "Yes", "--agent-id", "cleaner")
+    form_of(app, "cleaner").find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+    code, answer, err = a.result()
+    assert (code, err) == (1, "Error: the user cancelled ask_user_question\n")
+
+
+def test_fifty_questions_from_five_agents(app, sock):
+    agents = [Agent(sock, f"agent-{i}") for i in range(5)]
+    for n in range(10):
+        for i, agent in enumerate(agents):
+            agent.ask({"id": "q", "question": f"Question {n + 1} of agent {i}?", "header": f"Step {n + 1}",
+                       "options": [{"label": "Yes"}, {"label": "No", "description": "not now"}]})
+    wait_for(lambda: len(forms(app)) == 50, "fifty questions", timeout=20)
+    groups = app.find_elements(By.CSS_SELECTOR, "section.agent")
+    assert sorted(g.get_attribute("data-agent") for g in groups) == [f"agent-{i}" for i in range(5)]
+    for g in groups:
+        i = g.get_attribute("data-agent").split("-")[1]
+        texts = [t.text for t in g.find_elements(By.CSS_SELECTOR, "p.text")]
+        assert texts == [f"Question {n + 1} of agent {i}?" for n in range(10)], "oldest first, none lost"
+        assert g.find_element(By.CSS_SELECTOR, "h2 .n").text == "10 questions"
+    assert app.find_element(By.ID, "count").text == "50 waiting"
+    shot(app, "many-agents")
+    form_of(app, "agent-3").find_element(By.XPATH, ".//button[text()='Submit']").click()
+    for agent in agents:
+        agent.close()
+    wait_for(lambda: not forms(app), "every question withdrawn when its agents go", timeout=5)
+
+
+HOSTILE = [
+    "<script>window.__pwned = 1</script>",
+    "<img src=x onerror=\"window.__pwned = 1\">",
+    "[click](javascript:window.__pwned=1)",
+    "<svg onload=\"window.__pwned = 1\"></svg>",
+    "<iframe srcdoc=\"<script>parent.__pwned = 1</script>\"></iframe>",
+    "<a href=\"javascript:window.__pwned=1\" id=\"trap\">trap</a>",
+    "<div style=\"position:fixed;inset:0;background:red\">cover</div>",
+    "<details open ontoggle=\"window.__pwned = 1\">x</details>",
+    "[x](data:text/html,<script>parent.__pwned=1</script>)",
+    "<math><mtext><table><mglyph><style><img src=x onerror=\"window.__pwned=1\">",
+]
+
+
+def test_hostile_details_and_labels_run_nothing(app, ask):
+    for i, payload in enumerate(HOSTILE):
+        ask(payload, "--header", payload, "--detail", payload, "--option", payload[:60] or "x",
+            "--option", f"safe{i}", "--agent-id", f"hostile-{i}")
+    wait_for(lambda: len(forms(app)) == len(HOSTILE), "every hostile question", timeout=15)
+    time.sleep(0.5)
+    for link in app.find_elements(By.CSS_SELECTOR, ".detail a"):
+        href = link.get_attribute("href") or ""
+        assert not href.lower().startswith(("javascript:", "data:")), href
+        link.click() if href == "" else None
+    assert app.execute_script("return window.__pwned") is None
+    assert not app.find_elements(By.CSS_SELECTOR, ".detail script, .detail img, .detail svg, .detail iframe, .detail [style], [onerror], [onload], [ontoggle]")
+    texts = [e.text for e in app.find_elements(By.CSS_SELECTOR, "p.text")]
+    assert HOSTILE[0] in texts, "question text is shown as text, not markup"
+    shot(app, "hostile")
