@@ -98,7 +98,8 @@ function questionNode(view, q, draft) {
   fs.append(el("legend", { class: "header", text: q.header || "" }));
   fs.append(el("p", { class: "text", text: q.question }));
   const planned = q.planReview && view.questions.length === 1;
-  fs.append(detailNode(q, q.planReview ? "detail plan" : "detail"));
+  const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
+  if (detail) fs.append(detail);
   if (planned) {
     const feedback = el("textarea", { class: "feedback", "aria-label": "Feedback", placeholder: "Feedback for the agent (sent with Revise)" });
     feedback.value = saved.custom || "";

@@ -50,3 +50,111 @@ pub fn status(desk: State<'_, Desk>) -> Status {
 pub fn hide_window<R: Runtime>(app: AppHandle<R>) {
     crate::window::hide(&app);
 }
+
+#[cfg(test)]
+mod tests {
+    //! The commands through Tauri's mock runtime, with the app's real config and
+    //! capabilities: what the webview may call, and what it gets back.
+
+    use serde_json::{json, Value};
+    use tauri::ipc::{CallbackFn, InvokeBody};
+    use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
+    use tauri::webview::InvokeRequest;
+    use tauri::{Manager, WebviewWindowBuilder};
+    use tokio_util::sync::CancellationToken;
+    use user_questions::model::{AskRequest, Question};
+
+    use crate::desk::Desk;
+
+    fn invoke(window: &tauri::WebviewWindow<tauri::test::MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
+    }
+
+    #[test]
+    fn the_window_lists_answers_dismisses_and_keeps_drafts() {
+        let dir = tempfile::tempdir().unwrap();
+        let desk = Desk::start(dir.path().join("userq.sock")).unwrap();
+        let service = desk.service.clone();
+        let app = mock_builder()
+            .manage(desk)
+            .invoke_handler(tauri::generate_handler![
+                super::list_questions,
+                super::answer_question,
+                super::dismiss_question,
+                super::save_draft,
+                super::status,
+            ])
+            .build(tauri::generate_context!())
+            .unwrap();
+        let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+        assert_eq!(invoke(&window, "list_questions", json!({})).unwrap(), json!([]));
+
+        let agent = service.enter("bot", None, 1).unwrap();
+        let q = Question::new("go", "Deploy?").option("Yes", None).option("No", None);
+        let asking = tauri::async_runtime::spawn({
+            let (service, request) = (service.clone(), AskRequest::new(vec![q.clone()]).from_agent(agent.clone()));
+            async move { service.ask(request, &CancellationToken::new()).await }
+        });
+        let inbox = app.state::<Desk>().inbox.clone();
+        while inbox.is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let list = invoke(&window, "list_questions", json!({})).unwrap();
+        assert_eq!(list[0]["agent"], json!({"id": "bot", "delegationDepth": 1}));
+        assert_eq!(list[0]["questions"][0]["options"][1]["label"], "No");
+        let ask = list[0]["ask"].as_str().unwrap().to_owned();
+
+        invoke(&window, "save_draft", json!({"ask": ask, "draft": {"go": {"selected": ["No"]}}})).unwrap();
+        assert_eq!(
+            invoke(&window, "list_questions", json!({})).unwrap()[0]["draft"],
+            json!({"go": {"selected": ["No"]}})
+        );
+
+        let bad = invoke(
+            &window,
+            "answer_question",
+            json!({"ask": ask, "answer": {"answers": [{"id": "go", "selected": ["Maybe"]}]}}),
+        );
+        let bad = bad.unwrap_err();
+        assert_eq!(bad["code"], "BAD_ANSWER");
+        assert!(bad["message"].as_str().unwrap().contains("no option \"Maybe\""), "{bad}");
+        invoke(
+            &window,
+            "answer_question",
+            json!({"ask": ask, "answer": {"answers": [{"id": "go", "selected": ["Yes"]}]}}),
+        )
+        .unwrap();
+        let answer = tauri::async_runtime::block_on(asking).unwrap().unwrap();
+        assert_eq!(answer.to_compact_json(), r#"{"answers":[{"id":"go","selected":["Yes"]}]}"#);
+        let gone = invoke(&window, "answer_question", json!({"ask": ask, "answer": {"answers": []}})).unwrap_err();
+        assert_eq!(gone["code"], "NOT_PENDING");
+
+        let asking = tauri::async_runtime::spawn({
+            let (service, request) = (service.clone(), AskRequest::new(vec![q]).from_agent(agent));
+            async move { service.ask(request, &CancellationToken::new()).await }
+        });
+        while inbox.is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let ask = inbox.list()[0].ask.clone();
+        invoke(&window, "dismiss_question", json!({"ask": ask})).unwrap();
+        let e = tauri::async_runtime::block_on(asking).unwrap().unwrap_err();
+        assert_eq!((e.code(), e.message()), ("ASK_CANCELLED", "the user cancelled ask_user_question"));
+        assert_eq!(invoke(&window, "status", json!({})).unwrap()["doNotDisturb"], false);
+
+        // Only the question window holds the capability.
+        let other = WebviewWindowBuilder::new(&app, "other", Default::default()).build().unwrap();
+        assert!(invoke(&other, "list_questions", json!({})).is_err());
+        app.state::<Desk>().stop();
+        assert!(!dir.path().join("userq.sock").exists(), "a clean stop removes the socket");
+    }
+}

@@ -65,6 +65,8 @@ pub fn run() {
             app.manage(notify::Notices::default());
             tray::build(app.handle())?;
             follow(app.handle().clone());
+            #[cfg(unix)]
+            quit_on_signal(app.handle().clone());
             if !background {
                 window::open(app.handle(), None);
             }
@@ -96,6 +98,23 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
                 handle.state::<notify::Notices>().update(&handle, &list);
             });
         }
+    });
+}
+
+/// SIGINT and SIGTERM quit like the tray's Quit.
+#[cfg(unix)]
+fn quit_on_signal<R: Runtime>(app: AppHandle<R>) {
+    tauri::async_runtime::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+            return;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        let handle = app.clone();
+        let _ = app.run_on_main_thread(move || quit(&handle));
     });
 }
 

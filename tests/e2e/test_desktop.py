@@ -2,6 +2,7 @@
 
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -123,6 +124,8 @@ def test_fifty_questions_from_five_agents(app, sock):
         texts = [t.text for t in g.find_elements(By.CSS_SELECTOR, "p.text")]
         assert texts == [f"Question {n + 1} of agent {i}?" for n in range(10)], "oldest first, none lost"
         assert g.find_element(By.CSS_SELECTOR, "h2 .n").text == "10 questions"
+        assert not g.find_elements(By.CSS_SELECTOR, ".detail"), "no detail, no detail block"
+        assert "null" not in g.text
     assert app.find_element(By.ID, "count").text == "50 waiting"
     shot(app, "many-agents")
     form_of(app, "agent-3").find_element(By.XPATH, ".//button[text()='Submit']").click()
@@ -160,3 +163,35 @@ def test_hostile_details_and_labels_run_nothing(app, ask):
     texts = [e.text for e in app.find_elements(By.CSS_SELECTOR, "p.text")]
     assert HOSTILE[0] in texts, "question text is shown as text, not markup"
     shot(app, "hostile")
+
+
+def window_visible():
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
+    return found.stdout.strip() != ""
+
+
+def test_a_notification_click_opens_the_window_at_its_question(app, ask):
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    ask("First?", "--agent-id", "first")
+    form_of(app, "first")
+    app.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait_for(lambda: not window_visible(), "Esc to hide the window")
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    ask("Which region?", "--option", "eu", "--option", "us", "--agent-id", "clicked")
+    wait_for(lambda: "Which region?" in notification_log(), "the notification")
+    time.sleep(0.3)
+    subprocess.run(["dunstctl", "action", "0"], check=True)
+    wait_for(window_visible, "the window to open from the notification")
+    form = form_of(app, "clicked")
+    wait_for(lambda: "focused" in form.get_attribute("class"), "the clicked question to be focused")
+
+
+def test_quit_by_signal_ends_asks_and_removes_the_socket(app, sock):
+    agent = Agent(sock, "waiter")
+    agent.ask({"id": "q", "question": "Wait?"})
+    form_of(app, "waiter")
+    pid = int(subprocess.run(["pgrep", "-n", "-f", "target/debug/user-questions"], capture_output=True, text=True).stdout)
+    os.kill(pid, signal.SIGTERM)
+    reply = agent.reply()
+    assert reply["error"]["data"]["code"] == "SHUTTING_DOWN", reply
+    wait_for(lambda: not sock.exists(), "the socket file to be removed")
