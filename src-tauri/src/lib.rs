@@ -20,7 +20,7 @@ pub use desk::Desk;
 pub use inbox::{AskView, Inbox, UiError, WindowAnswerer};
 
 /// Time to gather a burst of new questions into one notification.
-const BURST: Duration = Duration::from_millis(60);
+const BURST: Duration = Duration::from_millis(40);
 
 pub fn run() {
     if std::env::var_os("WEBKIT_DISABLE_DMABUF_RENDERER").is_none() {

@@ -117,8 +117,12 @@ mod platform {
 
     use crate::desk::Desk;
 
+    /// Asked of the notification server once; a D-Bus round trip per question would
+    /// sit between every ask and its notification.
     fn supports_actions() -> bool {
-        notify_rust::get_capabilities().map(|c| c.iter().any(|c| c == "actions")).unwrap_or(false)
+        static ACTIONS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *ACTIONS
+            .get_or_init(|| notify_rust::get_capabilities().map(|c| c.iter().any(|c| c == "actions")).unwrap_or(false))
     }
 
     /// Shows a notification with a click action and answer buttons; `None` when the

@@ -1,0 +1,160 @@
+"""Figures of the real desktop app, inside tests/e2e/session (Xvfb, D-Bus, dunst):
+  - ask -> desktop notification, and ask -> question visible in the window;
+  - PSS of the app with its WebKit processes: tray only (--background), window open
+    and idle, with 1,000 pending, after 10,000 answered through the window;
+  - the peer desktop app (mcp-feedback-enhanced 2.8.5's Linux binary) idle, measured
+    the same way.
+Usage: tests/e2e/session .tools/venv/bin/python benches/desktop_figures.py"""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
+from conftest import APP, DRIVER, OUT, Agent, wait_for  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.common.options import ArgOptions  # noqa: E402
+
+PEER = Path(__file__).resolve().parents[1] / ".tools/peer/lib/python3.11/site-packages/mcp_feedback_enhanced/desktop_release/mcp-feedback-enhanced-desktop-linux"
+RELEASE = APP.parent.parent / "release" / "user-questions"
+BINARY = RELEASE if RELEASE.exists() else APP
+
+
+def tree(pid):
+    pids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        pids.append(p)
+        kids = Path(f"/proc/{p}/task/{p}/children")
+        if kids.exists():
+            todo.extend(int(c) for c in kids.read_text().split())
+    return pids
+
+
+def pss_mib(pid):
+    total = 0
+    for p in tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total / 1024
+
+
+def settle(pid, seconds=3):
+    time.sleep(seconds)
+    return pss_mib(pid)
+
+
+def notified(text):
+    log = OUT / "notifications.log"
+    return log.exists() and text in log.read_text(errors="replace")
+
+
+def main():
+    sock_dir = tempfile.mkdtemp()
+    sock = Path(sock_dir) / "userq.sock"
+    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn")
+    print(f"app binary: {BINARY}")
+
+    tray = subprocess.Popen([BINARY, "--background"], env=env, stderr=subprocess.DEVNULL)
+    wait_for(sock.exists, "the tray app's socket")
+    tray_pss = settle(tray.pid)
+    tray.terminate()
+    tray.wait(10)
+
+    driver_proc = subprocess.Popen([DRIVER, "--port", "4777", "--native-driver", "/usr/bin/WebKitWebDriver"], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    options = ArgOptions()
+    options.set_capability("browserName", "wry")
+    options.set_capability("tauri:options", {"application": str(BINARY)})
+    driver = wait_for(lambda: _try(lambda: webdriver.Remote("http://127.0.0.1:4777", options=options)), "tauri-driver")
+    wait_for(sock.exists, "the app's socket")
+    pid = int(subprocess.run(["pgrep", "-n", "-f", str(BINARY)], capture_output=True, text=True).stdout)
+    idle_pss = settle(pid)
+
+    to_notify, to_visible = [], []
+    for i in range(40):
+        agent = Agent(sock, f"timing-{i}")
+        text = f"Timing question {i} {time.time_ns()}?"
+        t0 = time.perf_counter()
+        agent.ask({"id": "q", "question": text})
+        seen_notify = seen_visible = None
+        while seen_notify is None or seen_visible is None:
+            now = time.perf_counter()
+            if seen_visible is None and driver.execute_script(
+                    "return [...document.querySelectorAll('p.text')].some(p => p.textContent === arguments[0])", text):
+                seen_visible = time.perf_counter() - t0
+            if seen_notify is None and notified(text):
+                seen_notify = time.perf_counter() - t0
+            if now - t0 > 10:
+                raise RuntimeError("timed out")
+            time.sleep(0.002)
+        to_notify.append(seen_notify)
+        to_visible.append(seen_visible)
+        agent.close()
+        time.sleep(0.15)
+
+    many = Agent(sock, "thousand")
+    for i in range(1000):
+        many.ask({"id": "q", "question": f"Pending {i}?", "options": [{"label": "Yes"}, {"label": "No"}]})
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 1000, "1,000 pending", 60)
+    pending_pss = settle(pid)
+    many.close()
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 0, "withdrawn", 60)
+
+    answered = 0
+    for round_ in range(20):
+        batch = Agent(sock, f"batch-{round_}")
+        for i in range(500):
+            batch.ask({"id": "q", "question": f"Batch {round_} question {i}?", "options": [{"label": "Yes"}]})
+        wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 500, "a batch", 60)
+        driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const { invoke } = window.__TAURI__.core;
+            invoke('list_questions').then(list => Promise.all(list.map(v =>
+              invoke('answer_question', { ask: v.ask, answer: { answers: [{ id: 'q', selected: ['Yes'] }] } }))))
+              .then(() => done(true), e => done(String(e)));""")
+        for _ in range(500):
+            assert "result" in batch.reply()
+        answered += 500
+        batch.close()
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 0, "all answered", 60)
+    after_pss = settle(pid)
+    driver.quit()
+    driver_proc.terminate()
+
+    peer_pss = None
+    if PEER.exists():
+        peer = subprocess.Popen([PEER], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        peer_pss = settle(peer.pid, 6)
+        peer.terminate()
+        peer.wait(10)
+
+    def p(xs, q):
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000
+
+    print(f"ask -> notification (40 asks, polled every 2 ms): median {statistics.median(to_notify) * 1000:.0f} ms, p95 {p(to_notify, 0.95):.0f} ms")
+    print(f"ask -> visible in the window (40 asks, polled over WebDriver): median {statistics.median(to_visible) * 1000:.0f} ms, p95 {p(to_visible, 0.95):.0f} ms")
+    print(f"PSS, app + WebKit processes: tray only {tray_pss:.0f} MiB; window open, idle {idle_pss:.0f} MiB; "
+          f"1,000 pending {pending_pss:.0f} MiB; after {answered:,} answered {after_pss:.0f} MiB")
+    if peer_pss is not None:
+        print(f"peer mcp-feedback-enhanced 2.8.5 desktop app, idle, same measure: {peer_pss:.0f} MiB PSS "
+              f"(ratio to our idle window: {peer_pss / idle_pss:.1f}x)")
+
+
+def _try(make):
+    try:
+        return make()
+    except Exception:
+        return None
+
+
+main()
