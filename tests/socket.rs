@@ -83,9 +83,7 @@ async fn the_whole_path_of_the_example() {
 #[tokio::test]
 async fn answer_at_once_and_bad_answers() {
     let s = TestServer::start().await;
-    let mut asker = s.client("asker").await;
-    let mut answerer = s.client("answerer").await;
-    answerer.register("t", json!("any")).await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
     let id = asker.start("ask", json!({"questions": [question("go")]})).await;
     let offer = answerer.expect("questions/offer").await;
     let ask = offer["params"]["ask"].clone();
@@ -118,9 +116,7 @@ async fn answer_at_once_and_bad_answers() {
 #[tokio::test]
 async fn rejects_and_error_replies_reach_the_asker_unchanged() {
     let s = TestServer::start().await;
-    let mut asker = s.client("asker").await;
-    let mut answerer = s.client("answerer").await;
-    answerer.register("t", json!("any")).await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
     asker.start("ask", json!({"questions": [question("go")]})).await;
     let offer = answerer.expect("questions/offer").await;
     answerer.reply(&offer["id"], json!({"claim": true})).await;
@@ -225,9 +221,7 @@ async fn unregistering_while_holding_passes_on_and_none_left_is_no_provider() {
 #[tokio::test]
 async fn cancel_request_aborts_and_withdraws() {
     let s = TestServer::start().await;
-    let mut asker = s.client("asker").await;
-    let mut answerer = s.client("answerer").await;
-    answerer.register("t", json!("any")).await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
     let id = asker.start("ask", json!({"questions": [question("go")]})).await;
     let offer = answerer.expect("questions/offer").await;
     answerer.reply(&offer["id"], json!({"claim": true})).await;
@@ -324,9 +318,7 @@ async fn ask_checks_and_shapes() {
 #[tokio::test]
 async fn pending_lists_asks_oldest_first() {
     let s = TestServer::start().await;
-    let mut asker = s.client("asker").await;
-    let mut answerer = s.client("answerer").await;
-    answerer.register("t", json!("any")).await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
     for q in ["one", "two"] {
         asker.start("ask", json!({"questions": [question(q)]})).await;
         let offer = answerer.expect("questions/offer").await;
@@ -350,9 +342,7 @@ async fn a_clean_stop_ends_asks_withdraws_and_removes_the_socket() {
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&s.path), 0o600);
     assert_eq!(mode(s.path.parent().unwrap()), 0o700);
-    let mut asker = s.client("asker").await;
-    let mut answerer = s.client("answerer").await;
-    answerer.register("t", json!("any")).await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
     let id = asker.start("ask", json!({"questions": [question("go")]})).await;
     let offer = answerer.expect("questions/offer").await;
     answerer.reply(&offer["id"], json!({"claim": true})).await;

@@ -54,6 +54,14 @@ impl TestServer {
         }
     }
 
+    /// An initialized asker, and an answerer named `t` registered with `scope`.
+    pub async fn asker_and_answerer(&self, scope: Value) -> (Peer, Peer) {
+        let asker = self.client("asker").await;
+        let mut answerer = self.client("answerer").await;
+        answerer.register("t", scope).await;
+        (asker, answerer)
+    }
+
     pub async fn peer(&self) -> Peer {
         Peer::connect(&self.path).await
     }
