@@ -47,8 +47,23 @@ def pss_mib(pid):
     return total / 1024
 
 
-def settle(pid, seconds=3):
+def breakdown(pid):
+    """PSS by process name, in MiB."""
+    parts = {}
+    for p in tree(pid):
+        try:
+            name = Path(f"/proc/{p}/comm").read_text().strip()
+            kib = next(int(l.split()[1]) for l in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines() if l.startswith("Pss:"))
+        except (FileNotFoundError, StopIteration):
+            continue
+        parts[name] = parts.get(name, 0) + kib / 1024
+    return ", ".join(f"{n} {v:.0f}" for n, v in sorted(parts.items()))
+
+
+def settle(pid, seconds=3, label=None):
     time.sleep(seconds)
+    if label:
+        print(f"  {label}: {breakdown(pid)}")
     return pss_mib(pid)
 
 
@@ -77,7 +92,7 @@ def main():
     driver = wait_for(lambda: _try(lambda: webdriver.Remote("http://127.0.0.1:4777", options=options)), "tauri-driver")
     wait_for(sock.exists, "the app's socket")
     pid = int(subprocess.run(["pgrep", "-n", "-f", str(BINARY)], capture_output=True, text=True).stdout)
-    idle_pss = settle(pid)
+    idle_pss = settle(pid, label="idle")
 
     to_notify, to_visible = [], []
     for i in range(40):
@@ -105,7 +120,7 @@ def main():
     for i in range(1000):
         many.ask({"id": "q", "question": f"Pending {i}?", "options": [{"label": "Yes"}, {"label": "No"}]})
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 1000, "1,000 pending", 60)
-    pending_pss = settle(pid)
+    pending_pss = settle(pid, label="1,000 pending")
     many.close()
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 0, "withdrawn", 60)
 
@@ -126,7 +141,7 @@ def main():
         answered += 500
         batch.close()
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 0, "all answered", 60)
-    after_pss = settle(pid)
+    after_pss = settle(pid, label="after 10,000 answered")
     driver.quit()
     driver_proc.terminate()
 

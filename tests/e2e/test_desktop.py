@@ -195,3 +195,37 @@ def test_quit_by_signal_ends_asks_and_removes_the_socket(app, sock):
     reply = agent.reply()
     assert reply["error"]["data"]["code"] == "SHUTTING_DOWN", reply
     wait_for(lambda: not sock.exists(), "the socket file to be removed")
+
+
+def test_a_second_launch_focuses_the_running_window(app, sock):
+    from conftest import APP
+
+    app.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait_for(lambda: not window_visible(), "Esc to hide the window")
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    second = subprocess.run([APP], env=env, capture_output=True, timeout=20)
+    assert second.returncode == 0, second.stderr
+    wait_for(window_visible, "the running window to come back")
+    assert sock.exists(), "the first instance still serves"
+
+
+def test_background_start_has_no_window_until_opened(tmp_path):
+    from conftest import APP
+
+    sock = tmp_path / "bg.sock"
+    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn")
+    bg = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(sock.exists, "the tray app's socket")
+        time.sleep(1)
+        assert not window_visible(), "started in the tray, no window"
+        webkit = subprocess.run(["pgrep", "-P", str(bg.pid), "WebKitWebProces"], capture_output=True, text=True).stdout
+        assert webkit.strip() == "", "no web page process while no window is open"
+        agent = Agent(sock, "tray-only")
+        agent.ask({"id": "q", "question": "Asked while in the tray?"})
+        wait_for(lambda: "Asked while in the tray?" in notification_log(), "a notification without a window")
+        agent.close()
+    finally:
+        bg.send_signal(signal.SIGTERM)
+        bg.wait(10)
+    assert not sock.exists()
