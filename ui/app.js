@@ -229,6 +229,7 @@ document.addEventListener("keydown", (e) => {
 
 listen("questions-changed", () => refresh());
 listen("focus-question", (e) => refresh().then(() => focusAsk(e.payload)));
+listen("do-not-disturb", (e) => { document.getElementById("dnd").hidden = !e.payload; });
 
 (async () => {
   await refresh();

@@ -5,7 +5,7 @@
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_autostart::ManagerExt;
 
 use crate::desk::Desk;
@@ -66,6 +66,7 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         "dnd" => {
             let desk = app.state::<Desk>();
             desk.set_do_not_disturb(!desk.do_not_disturb());
+            let _ = app.emit("do-not-disturb", desk.do_not_disturb());
             update(app, &desk.inbox.list());
         }
         "autostart" => {

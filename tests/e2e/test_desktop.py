@@ -229,3 +229,17 @@ def test_background_start_has_no_window_until_opened(tmp_path):
         bg.send_signal(signal.SIGTERM)
         bg.wait(10)
     assert not sock.exists()
+
+
+def test_a_plan_is_approved_from_its_notification(app, ask, tmp_path):
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    plan = tmp_path / "plan.md"
+    plan.write_text(PLAN)
+    a = ask("--plan", str(plan), "--agent-id", "from-notification")
+    form_of(app, "from-notification")
+    wait_for(lambda: "Approve this plan?" in notification_log(), "the plan's notification")
+    time.sleep(0.3)
+    subprocess.run(["dunstctl", "context"], check=True, timeout=10)
+    code, answer, err = a.result()
+    assert answer == {"answers": [{"id": "plan", "selected": ["Approve"]}]}, err
+    wait_for(lambda: not forms(app), "the answered plan to leave the window")
