@@ -243,3 +243,38 @@ def test_a_plan_is_approved_from_its_notification(app, ask, tmp_path):
     code, answer, err = a.result()
     assert answer == {"answers": [{"id": "plan", "selected": ["Approve"]}]}, err
     wait_for(lambda: not forms(app), "the answered plan to leave the window")
+
+
+def test_an_unknown_intent_renders_as_a_generic_question(app, sock):
+    agent = Agent(sock, "future")
+    agent.ask({"id": "d", "question": "Apply this diff?", "detail": "```diff\n-a\n+b\n```",
+               "options": [{"label": "Apply"}, {"label": "Skip"}],
+               "intent": {"kind": "diff-review", "approve": "Apply", "files": ["a.rs"]}})
+    form = form_of(app, "future")
+    assert len(form.find_elements(By.CSS_SELECTOR, "input[type=radio]")) == 2
+    assert not form.find_elements(By.CSS_SELECTOR, ".plan, button.approve")
+    form.find_element(By.XPATH, ".//label[.//span[text()='Apply']]").click()
+    form.find_element(By.XPATH, ".//button[text()='Submit']").click()
+    assert agent.reply()["result"] == {"answers": [{"id": "d", "selected": ["Apply"]}]}
+    agent.close()
+
+
+def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
+    from conftest import APP
+
+    sock = tmp_path / "idle.sock"
+    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="1")
+    app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
+    page = lambda: subprocess.run(["pgrep", "-P", str(app.pid), "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
+    try:
+        wait_for(window_visible, "the window of a launch by a person")
+        wait_for(page, "the page process")
+        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
+        subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
+        wait_for(lambda: not window_visible(), "Esc to hide the window")
+        wait_for(lambda: not page(), "the page process to exit after the window stayed hidden", timeout=10)
+        assert app.poll() is None, "the app lives on in the tray"
+        assert sock.exists()
+    finally:
+        app.send_signal(signal.SIGTERM)
+        app.wait(10)
