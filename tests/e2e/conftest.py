@@ -53,6 +53,19 @@ def app(sock, tmp_path):
     finally:
         driver_proc.terminate()
         driver_proc.wait(5)
+        gone()
+
+
+def gone():
+    """Waits until no app of an earlier test is left: one still holding its
+    single-instance name would turn the next launch into a focus request."""
+    def running():
+        return subprocess.run(["pgrep", "-f", str(APP)], capture_output=True, text=True).stdout.split()
+    deadline = time.time() + 10
+    while running() and time.time() < deadline:
+        time.sleep(0.1)
+    for pid in running():
+        os.kill(int(pid), 9)
 
 
 def wait_for(check, what, timeout=10):

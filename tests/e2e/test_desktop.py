@@ -9,7 +9,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import OUT, Agent, form_of, forms, shot, wait_for
+from conftest import OUT, Agent, form_of, forms, gone, shot, wait_for
 
 PLAN = """# Migrate the session store to Redis
 
@@ -228,6 +228,7 @@ def test_background_start_has_no_window_until_opened(tmp_path):
     finally:
         bg.send_signal(signal.SIGTERM)
         bg.wait(10)
+        gone()
     assert not sock.exists()
 
 
@@ -270,11 +271,18 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
         wait_for(window_visible, "the window of a launch by a person")
         wait_for(page, "the page process")
         window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
-        subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
-        wait_for(lambda: not window_visible(), "Esc to hide the window")
+
+        def press_escape():
+            # Real X input: a click gives the page focus once it has loaded, then Esc.
+            subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
+            time.sleep(0.5)
+            return not window_visible()
+
+        wait_for(press_escape, "Esc to hide the window")
         wait_for(lambda: not page(), "the page process to exit after the window stayed hidden", timeout=10)
         assert app.poll() is None, "the app lives on in the tray"
         assert sock.exists()
     finally:
         app.send_signal(signal.SIGTERM)
         app.wait(10)
+        gone()
