@@ -45,6 +45,9 @@ enum Command {
     /// Run the question service and its socket, headless; logs go to stderr.
     Serve,
     /// Ask a question as an agent and print the answer as JSON.
+    #[command(after_help = "Exit status: 0 answered (the answer on stdout); 1 a service error (`Error: <message>` \
+on stderr, for example the person dismissed it); 2 a usage error; 3 no server is running; 130 interrupted \
+(Ctrl-C withdraws the question wherever it is shown).")]
     Ask(ask::AskArgs),
     /// Answer questions in this terminal.
     Answer(answer::AnswerArgs),
