@@ -173,7 +173,19 @@ function groupFor(view) {
   return group;
 }
 
-async function refresh() {
+// One refresh at a time; changes that arrive meanwhile are folded into one more.
+let refreshing = null;
+let again = false;
+function refresh() {
+  if (refreshing) { again = true; return refreshing; }
+  refreshing = render().finally(() => {
+    refreshing = null;
+    if (again) { again = false; refresh(); }
+  });
+  return refreshing;
+}
+
+async function render() {
   const list = await invoke("list_questions");
   const live = new Set(list.map((v) => v.ask));
   for (const [ask, form] of forms) {
