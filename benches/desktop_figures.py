@@ -172,4 +172,5 @@ def _try(make):
         return None
 
 
-main()
+if __name__ == "__main__":
+    main()

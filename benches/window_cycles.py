@@ -1,0 +1,82 @@
+"""The window's lifecycle, inside tests/e2e/session: time from a notification click to
+the window visible (the window destroyed before each click, so it is built anew), and
+PSS after 100 open/close cycles, next to the first. Real X input throughout: dunstctl
+invokes the notification's default action, xdotool presses Esc in the window.
+Usage: tests/e2e/session .tools/venv/bin/python benches/window_cycles.py"""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import APP, Agent, wait_for  # noqa: E402
+from desktop_figures import pss_mib  # noqa: E402
+
+RELEASE = APP.parent.parent / "release" / "user-questions"
+BINARY = RELEASE if RELEASE.exists() else APP
+
+
+def window():
+    out = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
+    return out.stdout.split()[0] if out.stdout.split() else None
+
+
+def page_process(pid):
+    return subprocess.run(["pgrep", "-P", str(pid), "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
+
+
+def close(pid):
+    def press():
+        w = window()
+        if w is None:
+            return True
+        subprocess.run(["xdotool", "mousemove", "--window", w, "200", "200", "click", "1", "key", "Escape"], check=True)
+        time.sleep(0.2)
+        return window() is None
+    wait_for(press, "Esc to hide the window")
+    wait_for(lambda: not page_process(pid), "the window to be destroyed", 10)
+
+
+def main():
+    sock = Path(tempfile.mkdtemp()) / "userq.sock"
+    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="0")
+    app = subprocess.Popen([BINARY], env=env, stderr=subprocess.DEVNULL)
+    wait_for(window, "the first window")
+    time.sleep(1)
+    close(app.pid)
+
+    clicks = []
+    agent = Agent(sock, "cycler")
+    for i in range(10):
+        subprocess.run(["dunstctl", "close-all"], check=True)
+        agent.ask({"id": f"q{i}", "question": f"Click me {i}?"})
+        time.sleep(0.4)
+        started = time.perf_counter()
+        subprocess.run(["dunstctl", "action", "0"], check=True)
+        wait_for(window, "the window from the click")
+        clicks.append(time.perf_counter() - started)
+        close(app.pid)
+    agent.close()
+
+    first = None
+    for i in range(100):
+        subprocess.run([BINARY], env=env, check=True, timeout=20)  # a second launch opens the window
+        wait_for(window, "the window")
+        close(app.pid)
+        time.sleep(0.3)
+        if i == 0:
+            first = pss_mib(app.pid)
+    after = pss_mib(app.pid)
+    app.terminate()
+    app.wait(10)
+    print(f"notification click -> window visible (built anew), 10 clicks: median {statistics.median(clicks) * 1000:.0f} ms, max {max(clicks) * 1000:.0f} ms")
+    print(f"PSS with no window: after 1 open/close cycle {first:.0f} MiB; after 100 cycles {after:.0f} MiB ({after - first:+.0f} MiB)")
+
+
+if __name__ == "__main__":
+    main()
