@@ -50,8 +50,17 @@ test-e2e: deps-e2e
 	tests/e2e/run
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round
-## trips, MCP start-up against the peer server.
-bench: $(VENV)/.installed
+## trips, MCP start-up against the peer server, the desktop app's latency and memory.
+bench: $(VENV)/.installed .tools/peer/.installed deps-e2e
 	cargo bench --bench ask --bench pending_memory --bench socket
 	cargo build --release --bin userq
+	cargo build --release -p user-questions-desktop
 	$(VENV)/bin/python benches/mcp_startup.py
+	tests/e2e/session $(VENV)/bin/python benches/desktop_figures.py
+	tests/e2e/session $(VENV)/bin/python benches/window_cycles.py
+
+## The peer MCP server the start-up and memory figures compare against.
+.tools/peer/.installed:
+	python3 -m venv .tools/peer
+	.tools/peer/bin/pip install -q mcp-feedback-enhanced==2.8.5
+	touch $@
