@@ -30,17 +30,11 @@ pub struct Asker {
     client_name: String,
     agent: Option<AgentSpec>,
     session: Mutex<Option<(Client, Option<AgentRef>)>>,
-    patience: Duration,
 }
 
 impl Asker {
     pub fn new(path: PathBuf, client_name: &str, agent: Option<AgentSpec>) -> Self {
-        Self { path, client_name: client_name.to_owned(), agent, session: Mutex::new(None), patience: PATIENCE }
-    }
-
-    pub fn with_patience(mut self, patience: Duration) -> Self {
-        self.patience = patience;
-        self
+        Self { path, client_name: client_name.to_owned(), agent, session: Mutex::new(None) }
     }
 
     /// Connects (once) and enters the agent, so an asker is live before it asks.
@@ -104,18 +98,18 @@ impl Asker {
                     // Just after a restart, answerers may not be back yet.
                     Err(ClientError::Service(e))
                         if e.is(ErrorCode::NoProvider)
-                            && lost_since.is_some_and(|since| since.elapsed() < self.patience) => {}
+                            && lost_since.is_some_and(|since| since.elapsed() < PATIENCE) => {}
                     Err(e) => return Err(e),
                 }
                 self.forget().await;
             }
             let since = *lost_since.get_or_insert_with(Instant::now);
-            if since.elapsed() >= self.patience {
+            if since.elapsed() >= PATIENCE {
                 return Err(UserQuestionError::new(
                     "SERVER_GONE",
                     format!(
                         "the user-questions server stopped while the question was pending and none came back within {} s",
-                        self.patience.as_secs()
+                        PATIENCE.as_secs()
                     ),
                 )
                 .into());

@@ -11,7 +11,6 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 use tokio::sync::{mpsc, oneshot};
-use tokio_util::sync::CancellationToken;
 
 use super::frame::{next_frame, Frame};
 use super::rpc::{self, Message};
@@ -47,7 +46,6 @@ struct Inner {
     out: mpsc::UnboundedSender<String>,
     calls: Calls,
     ids: AtomicU64,
-    closed: CancellationToken,
 }
 
 impl Client {
@@ -61,21 +59,16 @@ impl Client {
         let (out, mut lines) = mpsc::unbounded_channel::<String>();
         let (incoming_tx, incoming) = mpsc::unbounded_channel();
         let calls: Calls = Arc::default();
-        let closed = CancellationToken::new();
-        tokio::spawn({
-            let closed = closed.clone();
-            async move {
-                while let Some(mut line) = lines.recv().await {
-                    line.push('\n');
-                    if write.write_all(line.as_bytes()).await.is_err() {
-                        break;
-                    }
+        tokio::spawn(async move {
+            while let Some(mut line) = lines.recv().await {
+                line.push('\n');
+                if write.write_all(line.as_bytes()).await.is_err() {
+                    break;
                 }
-                closed.cancel();
             }
         });
-        tokio::spawn(read_messages(BufReader::new(read), calls.clone(), incoming_tx, closed.clone()));
-        let client = Self(Arc::new(Inner { out, calls, ids: AtomicU64::new(1), closed }));
+        tokio::spawn(read_messages(BufReader::new(read), calls.clone(), incoming_tx));
+        let client = Self(Arc::new(Inner { out, calls, ids: AtomicU64::new(1) }));
         let version = env!("CARGO_PKG_VERSION");
         client
             .call(
@@ -121,17 +114,12 @@ impl Client {
     pub fn respond(&self, id: &Value, outcome: Result<Value, Value>) {
         let _ = self.0.out.send(rpc::response(id, outcome));
     }
-
-    pub async fn closed(&self) {
-        self.0.closed.cancelled().await
-    }
 }
 
 async fn read_messages(
     mut reader: BufReader<tokio::net::unix::OwnedReadHalf>,
     calls: Calls,
     incoming: mpsc::UnboundedSender<ServerMessage>,
-    closed: CancellationToken,
 ) {
     let mut buf = Vec::new();
     while let Ok(Some(frame)) = next_frame(&mut reader, &mut buf).await {
@@ -152,6 +140,6 @@ async fn read_messages(
             Err(_) => {}
         }
     }
-    closed.cancel();
+    // Dropping the waiting calls' senders tells each caller the connection closed.
     calls.lock().unwrap().clear();
 }

@@ -147,9 +147,6 @@ impl UserQuestionError {
     pub fn message(&self) -> &str {
         &self.message
     }
-    pub fn rpc_code(&self) -> i64 {
-        self.rpc_code
-    }
     pub fn is(&self, code: ErrorCode) -> bool {
         self.code() == code.as_str()
     }
