@@ -191,12 +191,17 @@ async function render() {
   for (const [ask, form] of forms) {
     if (!live.has(ask)) { form.remove(); forms.delete(ask); }
   }
+  // Each group in the order the asks were received: an ask can reach the window
+  // after a later one, so new forms are placed, not appended. Forms already in place
+  // are not moved (moving would take the focus away from someone typing).
+  const last = new Map();
   for (const view of list) {
-    if (!forms.has(view.ask)) {
-      const form = formFor(view);
-      forms.set(view.ask, form);
-      groupFor(view).append(form);
-    }
+    if (!forms.has(view.ask)) forms.set(view.ask, formFor(view));
+    const form = forms.get(view.ask);
+    const group = groupFor(view);
+    const prev = last.get(group) || group.querySelector("h2");
+    if (form.previousElementSibling !== prev) prev.after(form);
+    last.set(group, form);
   }
   for (const group of main.querySelectorAll("section.agent")) {
     const n = group.querySelectorAll("form.ask").length;
