@@ -288,6 +288,37 @@ async fn agents_over_the_socket() {
     assert_eq!(r["error"]["code"], -32602);
 }
 
+/// The client name from `initialize` reaches in-process answerers (the desktop window
+/// shows it beside the agent) but never the wire, whose offer has no such field.
+#[tokio::test]
+async fn in_process_answerers_see_the_agents_client_name() {
+    struct Records(std::sync::Mutex<Vec<Option<user_questions::model::AgentInfo>>>);
+    #[async_trait::async_trait]
+    impl user_questions::Answerer for Records {
+        async fn answer(
+            &self,
+            ask: &user_questions::Ask,
+            next: user_questions::Next<'_>,
+        ) -> Result<user_questions::Answer, user_questions::UserQuestionError> {
+            self.0.lock().unwrap().push(ask.request().agent.clone());
+            next.run().await
+        }
+    }
+    let s = TestServer::start().await;
+    let records = std::sync::Arc::new(Records(Default::default()));
+    let _r = s.service.register("window", user_questions::Scope::Agents, 1, records.clone());
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("agents")).await;
+    let agent = asker.enter("build-bot").await;
+    asker.start("ask", json!({"agent": agent, "questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    assert_eq!(offer["params"]["request"]["agent"], json!({"id": "build-bot", "delegationDepth": 0}));
+    let seen = records.0.lock().unwrap().clone();
+    let info = seen[0].as_ref().expect("an agent");
+    assert_eq!((info.id.as_str(), info.client.as_deref()), ("build-bot", Some("asker")));
+    let listed = asker.call("questions/pending", json!({})).await;
+    assert_eq!(listed["result"]["pending"][0]["request"]["agent"], json!({"id": "build-bot", "delegationDepth": 0}));
+}
+
 #[tokio::test]
 async fn ask_checks_and_shapes() {
     let s = TestServer::start().await;

@@ -164,6 +164,7 @@ function groupFor(view) {
   if (!group) {
     const title = el("h2", {},
       el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
+      el("span", { class: "client", text: view.agent && view.agent.client ? view.agent.client : "" }),
       el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
       el("span", { class: "n" }));
     group = el("section", { class: "agent" }, title);

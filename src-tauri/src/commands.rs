@@ -98,7 +98,7 @@ mod tests {
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
         assert_eq!(invoke(&window, "list_questions", json!({})).unwrap(), json!([]));
 
-        let agent = service.enter("bot", None, 1).unwrap();
+        let agent = service.enter_from("claude-code", "bot", None, 1).unwrap();
         let q = Question::new("go", "Deploy?").option("Yes", None).option("No", None);
         let asking = tauri::async_runtime::spawn({
             let (service, request) = (service.clone(), AskRequest::new(vec![q.clone()]).from_agent(agent.clone()));
@@ -109,7 +109,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let list = invoke(&window, "list_questions", json!({})).unwrap();
-        assert_eq!(list[0]["agent"], json!({"id": "bot", "delegationDepth": 1}));
+        assert_eq!(list[0]["agent"], json!({"id": "bot", "client": "claude-code", "delegationDepth": 1}));
         assert_eq!(list[0]["questions"][0]["options"][1]["label"], "No");
         let ask = list[0]["ask"].as_str().unwrap().to_owned();
 

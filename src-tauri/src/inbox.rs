@@ -31,12 +31,28 @@ pub struct QuestionView {
     pub plan_review: bool,
 }
 
+/// The asking agent as the window shows it: its id, its client's name and its
+/// delegation depth (never its runtime token).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentView {
+    pub id: String,
+    pub client: Option<String>,
+    pub delegation_depth: u32,
+}
+
+impl From<&AgentInfo> for AgentView {
+    fn from(a: &AgentInfo) -> Self {
+        Self { id: a.id.clone(), client: a.client.clone(), delegation_depth: a.delegation_depth }
+    }
+}
+
 /// One held ask as the window renders it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AskView {
     pub ask: String,
-    pub agent: Option<AgentInfo>,
+    pub agent: Option<AgentView>,
     pub since: String,
     pub questions: Vec<QuestionView>,
     pub draft: Option<Value>,
@@ -74,7 +90,7 @@ fn view_of(ask: &Ask) -> AskView {
     let request = ask.request();
     AskView {
         ask: ask.id().to_owned(),
-        agent: request.agent.clone(),
+        agent: request.agent.as_ref().map(AgentView::from),
         since: humantime::format_rfc3339_millis(ask.since()).to_string(),
         questions: request
             .questions

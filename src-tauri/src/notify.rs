@@ -207,13 +207,14 @@ mod platform {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inbox::AgentView;
     use crate::inbox::QuestionView;
-    use user_questions::model::{AgentInfo, Intent, QuestionOption};
+    use user_questions::model::{Intent, QuestionOption};
 
     fn view(ask: &str, agent: &str, labels: &[&str], plan: bool) -> AskView {
         AskView {
             ask: ask.into(),
-            agent: Some(AgentInfo { id: agent.into(), delegation_depth: 0 }),
+            agent: Some(AgentView { id: agent.into(), client: None, delegation_depth: 0 }),
             since: String::new(),
             questions: vec![QuestionView {
                 id: "q".into(),

@@ -136,6 +136,7 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
         conn: conn.clone(),
         service,
         initialized: false,
+        client: String::new(),
         tasks: TaskTracker::new(),
         asks: Arc::default(),
         agents: Vec::new(),
@@ -191,6 +192,8 @@ struct Session {
     conn: Arc<Conn>,
     service: UserQuestions,
     initialized: bool,
+    /// The `client.name` the client gave in `initialize`.
+    client: String,
     tasks: TaskTracker,
     /// Asks in progress from this client, by request id (as JSON text).
     asks: Arc<Mutex<HashMap<String, CancellationToken>>>,
@@ -280,6 +283,8 @@ impl Session {
             return Err(e.with_data("supported", json!([PROTOCOL_VERSION])).to_rpc());
         }
         self.initialized = true;
+        self.client =
+            params.get("client").and_then(|c| c.get("name")).and_then(Value::as_str).unwrap_or_default().to_owned();
         Ok(json!({
             "protocolVersion": PROTOCOL_VERSION,
             "server": {"name": "user-questions", "version": env!("CARGO_PKG_VERSION")}
@@ -299,7 +304,7 @@ impl Session {
                 .and_then(|d| u32::try_from(d).ok())
                 .ok_or_else(|| bad_params("delegationDepth must be a non-negative integer"))?,
         };
-        let agent = self.service.enter(&id, owner.as_ref(), depth).map_err(domain)?;
+        let agent = self.service.enter_from(&self.client, &id, owner.as_ref(), depth).map_err(domain)?;
         self.agents.push(agent.clone());
         Ok(json!(agent))
     }

@@ -83,6 +83,10 @@ pub struct AgentRef {
 pub struct AgentInfo {
     pub id: String,
     pub delegation_depth: u32,
+    /// The name the agent's client gave in `initialize`, for in-process answerers to
+    /// show. The wire's offered request has no such field, so it is never sent.
+    #[serde(skip)]
+    pub client: Option<String>,
 }
 
 /// `ask(request)`: a batch of questions and, optionally, the asking agent.

@@ -48,7 +48,19 @@ impl UserQuestions {
         owner: Option<&AgentRef>,
         delegation_depth: u32,
     ) -> Result<AgentRef, UserQuestionError> {
-        self.0.registry.enter(id, owner, delegation_depth)
+        self.0.registry.enter(id, owner, delegation_depth, None)
+    }
+
+    /// Enters an agent on behalf of a named client (a socket connection's
+    /// `initialize` name), which in-process answerers may show beside the agent.
+    pub fn enter_from(
+        &self,
+        client: &str,
+        id: &str,
+        owner: Option<&AgentRef>,
+        delegation_depth: u32,
+    ) -> Result<AgentRef, UserQuestionError> {
+        self.0.registry.enter(id, owner, delegation_depth, Some(client).filter(|c| !c.is_empty()))
     }
 
     /// Leaves an agent and every agent it owns; their pending asks end with `ASK_ABORTED`.

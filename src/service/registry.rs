@@ -13,6 +13,7 @@ struct Live {
     runtime: String,
     owner: Option<AgentRef>,
     depth: u32,
+    client: Option<String>,
     /// Cancelled when this runtime leaves: its pending asks end with `ASK_ABORTED`.
     gone: CancellationToken,
 }
@@ -38,7 +39,13 @@ fn runtime_token() -> String {
 }
 
 impl Registry {
-    pub fn enter(&self, id: &str, owner: Option<&AgentRef>, depth: u32) -> Result<AgentRef, UserQuestionError> {
+    pub fn enter(
+        &self,
+        id: &str,
+        owner: Option<&AgentRef>,
+        depth: u32,
+        client: Option<&str>,
+    ) -> Result<AgentRef, UserQuestionError> {
         if id.is_empty() {
             return Err(UserQuestionError::bad_request("id is empty"));
         }
@@ -52,7 +59,13 @@ impl Registry {
         let runtime = runtime_token();
         agents.insert(
             id.to_owned(),
-            Live { runtime: runtime.clone(), owner: owner.cloned(), depth, gone: CancellationToken::new() },
+            Live {
+                runtime: runtime.clone(),
+                owner: owner.cloned(),
+                depth,
+                client: client.map(str::to_owned),
+                gone: CancellationToken::new(),
+            },
         );
         Ok(AgentRef { id: id.to_owned(), runtime })
     }
@@ -87,7 +100,8 @@ impl Registry {
         if live.owner.as_ref().is_some_and(|o| is_exact(&agents, o)) {
             return Err(UserQuestionError::delegated_caller());
         }
-        Ok(Admitted { info: AgentInfo { id: agent.id.clone(), delegation_depth: live.depth }, gone: live.gone.clone() })
+        let info = AgentInfo { id: agent.id.clone(), delegation_depth: live.depth, client: live.client.clone() };
+        Ok(Admitted { info, gone: live.gone.clone() })
     }
 
     pub fn is_live(&self, agent: &AgentRef) -> bool {

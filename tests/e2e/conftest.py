@@ -128,14 +128,14 @@ class Agent:
     """An agent speaking PROTOCOL.md on its own connection: it enters once and may
     keep many asks in flight."""
 
-    def __init__(self, sock, agent_id):
+    def __init__(self, sock, agent_id, client="e2e", depth=0):
         import socket as _socket
         self.s = _socket.socket(_socket.AF_UNIX)
         self.s.connect(str(sock))
         self.f = self.s.makefile("rwb")
         self.n = 0
-        self.call("initialize", {"protocolVersion": 1, "client": {"name": "e2e", "version": "1"}})
-        self.ref = self.call("agents/enter", {"id": agent_id})["result"]
+        self.call("initialize", {"protocolVersion": 1, "client": {"name": client, "version": "1"}})
+        self.ref = self.call("agents/enter", {"id": agent_id, "delegationDepth": depth})["result"]
 
     def send(self, method, params):
         self.n += 1

@@ -111,7 +111,8 @@ def test_dismiss_cancels_the_ask(app, ask):
 
 
 def test_fifty_questions_from_five_agents(app, sock):
-    agents = [Agent(sock, f"agent-{i}") for i in range(5)]
+    clients = ["claude-code", "codex", "cursor", "aider", "gemini-cli"]
+    agents = [Agent(sock, f"agent-{i}", client=clients[i], depth=i) for i in range(5)]
     for n in range(10):
         for i, agent in enumerate(agents):
             agent.ask({"id": "q", "question": f"Question {n + 1} of agent {i}?", "header": f"Step {n + 1}",
@@ -124,6 +125,8 @@ def test_fifty_questions_from_five_agents(app, sock):
         texts = [t.text for t in g.find_elements(By.CSS_SELECTOR, "p.text")]
         assert texts == [f"Question {n + 1} of agent {i}?" for n in range(10)], "oldest first, none lost"
         assert g.find_element(By.CSS_SELECTOR, "h2 .n").text == "10 questions"
+        assert g.find_element(By.CSS_SELECTOR, "h2 .client").text == clients[int(i)], "the agent's client is named"
+        assert g.find_element(By.CSS_SELECTOR, "h2 .depth").text == f"delegation depth {i}"
         assert not g.find_elements(By.CSS_SELECTOR, ".detail"), "no detail, no detail block"
         assert "null" not in g.text
     assert app.find_element(By.ID, "count").text == "50 waiting"
