@@ -74,10 +74,12 @@ async function dismiss(form) {
   }
 }
 
-const draftTimers = new Map();
+// Weak, so a form that is gone (answered, withdrawn) is not kept alive by its timer.
+const draftTimers = new WeakMap();
 function saveDraft(form) {
   clearTimeout(draftTimers.get(form));
   draftTimers.set(form, setTimeout(() => {
+    draftTimers.delete(form);
     invoke("save_draft", { ask: form.dataset.ask, draft: draftOf(form) }).catch(() => {});
   }, 200));
 }
