@@ -24,6 +24,8 @@ fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<
         if text.chars().count() > 60 {
             text = text.chars().take(59).collect::<String>() + "…";
         }
+        // Menus read a single `&` as a mnemonic marker; the agent's text is shown as is.
+        let text = text.replace('&', "&&");
         menu.append(&MenuItem::with_id(app, format!("ask:{}", view.ask), text, true, None::<&str>)?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;

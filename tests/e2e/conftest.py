@@ -105,6 +105,16 @@ def ask(sock):
             a.p.kill()
 
 
+def notification_log():
+    path = OUT / "notifications.log"
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def window_visible():
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
+    return found.stdout.strip() != ""
+
+
 def forms(driver):
     return driver.find_elements(By.CSS_SELECTOR, "form.ask")
 
@@ -156,3 +166,79 @@ class Agent:
     def close(self):
         self.f.close()
         self.s.close()
+
+
+class Tray:
+    """The app's tray item as a panel sees it: found through the session's tray host
+    (tests/e2e/tray_host.py), read and clicked over D-Bus (StatusNotifierItem and
+    com.canonical.dbusmenu), the way a desktop panel drives it."""
+
+    def __init__(self, pid, timeout=10):
+        self.service, self.path = wait_for(lambda: self._find(pid), "the app's tray item", timeout)
+
+    @staticmethod
+    def _call(destination, path, interface, member, signature="", body=()):
+        import asyncio
+        from dbus_fast import Message, MessageType
+        from dbus_fast.aio import MessageBus
+
+        async def go():
+            bus = await MessageBus().connect()
+            try:
+                reply = await bus.call(Message(destination=destination, path=path, interface=interface,
+                                               member=member, signature=signature, body=list(body)))
+            finally:
+                bus.disconnect()
+            if reply.message_type == MessageType.ERROR:
+                raise RuntimeError(f"{member}: {reply.error_name} {reply.body}")
+            return reply.body
+        return asyncio.run(go())
+
+    @classmethod
+    def _find(cls, pid):
+        log = OUT / "tray-items.jsonl"
+        for line in reversed(log.read_text().splitlines() if log.exists() else []):
+            item = json.loads(line)
+            if "service" not in item:
+                continue
+            try:
+                owner = cls._call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                  "GetConnectionUnixProcessID", "s", [item["service"]])[0]
+            except RuntimeError:
+                continue  # an item of an app that is gone
+            if owner == pid:
+                return item["service"], item["path"]
+        return None
+
+    def prop(self, name):
+        return self._call(self.service, self.path, "org.freedesktop.DBus.Properties", "Get", "ss",
+                          ["org.kde.StatusNotifierItem", name])[0].value
+
+    def menu(self):
+        """The menu's items, in order: [(id, label, toggle state or None)]."""
+        menu = self.prop("Menu")
+        self._call(self.service, menu, "com.canonical.dbusmenu", "AboutToShow", "i", [0])
+        _, layout = self._call(self.service, menu, "com.canonical.dbusmenu", "GetLayout", "iias", [0, -1, []])
+        items = []
+        for child in layout[2]:
+            item_id, props, _ = child.value
+            if props.get("type") and props["type"].value == "separator":
+                continue
+            label = props["label"].value.replace("__", "\0").replace("_", "").replace("\0", "_")
+            toggle = props["toggle-state"].value if "toggle-state" in props else None
+            items.append((item_id, label, toggle))
+        return items
+
+    def labels(self):
+        return [label for _, label, _ in self.menu()]
+
+    def click(self, label):
+        """Clicks the first item whose label starts with `label`."""
+        from dbus_fast import Variant
+        item_id = next(i for i, text, _ in self.menu() if text.startswith(label))
+        self._call(self.service, self.prop("Menu"), "com.canonical.dbusmenu", "Event", "isvu",
+                   [item_id, "clicked", Variant("s", ""), int(time.time())])
+
+
+def app_pid():
+    return int(subprocess.run(["pgrep", "-n", "-f", str(APP)], capture_output=True, text=True).stdout)

@@ -9,7 +9,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import OUT, Agent, form_of, forms, gone, shot, wait_for
+from conftest import Agent, form_of, forms, gone, notification_log, shot, wait_for, window_visible
 
 PLAN = """# Migrate the session store to Redis
 
@@ -27,10 +27,6 @@ trait SessionStore { fn get(&self, id: &str) -> Option<Session>; }
 ```
 """
 
-
-def notification_log():
-    path = OUT / "notifications.log"
-    return path.read_text(errors="replace") if path.exists() else ""
 
 
 def test_ask_notify_answer_by_clicking(app, ask):
@@ -166,11 +162,6 @@ def test_hostile_details_and_labels_run_nothing(app, ask):
     texts = [e.text for e in app.find_elements(By.CSS_SELECTOR, "p.text")]
     assert HOSTILE[0] in texts, "question text is shown as text, not markup"
     shot(app, "hostile")
-
-
-def window_visible():
-    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
-    return found.stdout.strip() != ""
 
 
 def test_a_notification_click_opens_the_window_at_its_question(app, ask):
