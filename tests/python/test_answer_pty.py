@@ -3,6 +3,7 @@
 import json
 import os
 import subprocess
+import time
 
 import pexpect
 import pytest
@@ -92,3 +93,41 @@ def test_a_withdrawn_question_is_reported(sock, term):
     p.send_signal(2)
     p.communicate(timeout=10)
     term.expect("withdrawn by its asker")
+
+
+def serve(path):
+    server = subprocess.Popen([USERQ, "serve"], env=dict(os.environ, USERQ_SOCKET=str(path)), stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        if path.exists():
+            return server
+        time.sleep(0.01)
+    raise RuntimeError("userq serve did not start")
+
+
+def test_a_terminal_rides_out_a_server_crash(tmp_path):
+    path = tmp_path / "restart.sock"
+    server = serve(path)
+    env = dict(os.environ, USERQ_SOCKET=str(path), TERM="xterm")
+    term = pexpect.spawn(str(USERQ), ["answer"], env=env, encoding="utf-8", timeout=10, dimensions=(40, 120))
+    try:
+        term.expect("Answering questions")
+        p = ask(path, "Survive the crash?", "--option", "Yes", "--option", "No")
+        term.expect("Survive the crash")
+        server.kill()
+        server.wait(5)
+        term.expect("the server went away")
+        server = serve(path)
+        term.expect("connected again")
+        # The question on screen belonged to the crashed server: answering it sends
+        # nothing. Its asker asked again, and that question comes next.
+        term.send("\r")
+        term.expect("Survive the crash")
+        term.send(DOWN)
+        term.send("\r")
+        term.expect(r"\(sent\)")
+        assert answer_of(p) == {"answers": [{"id": "q", "selected": ["No"]}]}
+        assert "not sent" not in term.before
+    finally:
+        term.terminate(force=True)
+        server.terminate()
+        server.wait(5)

@@ -1,17 +1,21 @@
 //! `userq answer`: a terminal answerer for people on a server or in SSH. It registers
 //! in the waterfall, claims each offer, and asks the person one question at a time on
-//! a prompt thread; asks withdrawn meanwhile are skipped.
+//! a prompt thread; asks withdrawn meanwhile are skipped. When the server stops or
+//! crashes it waits for one to listen again and registers anew, so a terminal left
+//! answering survives a restart of the server or the desktop app.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use clap::Args;
 use inquire::{InquireError, MultiSelect, Select, Text};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
-use user_questions::channel::client::{Client, ServerMessage};
+use user_questions::channel::client::{Client, ClientError, ServerMessage};
 use user_questions::model::{Answer, AnswerItem, Question, Request, UserQuestionError};
 
 #[derive(Args)]
@@ -47,38 +51,61 @@ enum Outcome {
     Withdrawn,
 }
 
+/// An ask as this terminal knows it: ask ids are unique only for one server's
+/// lifetime, so each is qualified by the connection (session) it came on.
+type Key = (u64, String);
+
+/// The state the connection loop and the prompt thread share.
+#[derive(Default)]
+struct Shared {
+    /// Asks withdrawn (or lost with their server) while queued or on screen.
+    withdrawn: Mutex<HashSet<Key>>,
+    /// The current connection; prompts of an earlier one are moot.
+    session: AtomicU64,
+}
+
+impl Shared {
+    fn is_moot(&self, key: &Key) -> bool {
+        key.0 != self.session.load(Ordering::SeqCst) || self.withdrawn.lock().unwrap().contains(key)
+    }
+}
+
 pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
     let scope = match scope(&args.scope) {
         Ok(s) => s,
         Err(e) => return crate::fail(2, &format!("userq answer: {e}")),
     };
-    let (client, mut incoming) = match Client::connect(&socket, "userq answer").await {
+    let register = json!({"name": args.name, "scope": scope, "priority": args.priority});
+    let (mut client, mut incoming) = match connect(&socket, &register).await {
         Ok(c) => c,
         Err(e) => return crate::client_failure(&e),
     };
-    let registered =
-        client.call("answerers/register", json!({"name": args.name, "scope": scope, "priority": args.priority}));
-    if let Err(e) = registered.await {
-        return crate::client_failure(&e);
-    }
     println!("Answering questions as {:?} (scope {}). Ctrl-C stops.", args.name, args.scope);
-    let withdrawn: Arc<Mutex<HashSet<String>>> = Arc::default();
-    let (offers, prompts) = std::sync::mpsc::channel::<(String, Request)>();
+    let shared = Arc::new(Shared::default());
+    let (offers, prompts) = std::sync::mpsc::channel::<(Key, Request)>();
     let (done_tx, mut done) = mpsc::unbounded_channel();
     std::thread::spawn({
-        let withdrawn = withdrawn.clone();
-        move || prompt_loop(prompts, withdrawn, done_tx)
+        let shared = shared.clone();
+        move || prompt_loop(prompts, shared, done_tx)
     });
     loop {
         tokio::select! {
             message = incoming.recv() => match message {
-                None => return crate::fail(1, "userq answer: the server went away"),
-                Some(m) => on_message(&client, m, &offers, &withdrawn),
+                Some(m) => on_message(&client, &shared, m, &offers),
+                None => {
+                    // The server stopped or crashed: its asks are gone with it (their askers
+                    // ask again). Wait for a server to listen again and register anew.
+                    shared.session.fetch_add(1, Ordering::SeqCst);
+                    eprintln!("\n(the server went away; waiting for it to come back)");
+                    (client, incoming) = reconnect(&socket, &register).await;
+                    eprintln!("(connected again; answering as {:?})", args.name);
+                }
             },
             finished = done.recv() => match finished {
                 None => return ExitCode::SUCCESS,
-                Some((ask, outcome)) => {
-                    if send(&client, &ask, outcome).await && args.once {
+                Some(((session, ask), outcome)) => {
+                    let current = session == shared.session.load(Ordering::SeqCst);
+                    if current && send(&client, &ask, outcome).await && args.once {
                         return ExitCode::SUCCESS;
                     }
                 }
@@ -87,18 +114,35 @@ pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
     }
 }
 
-fn on_message(
-    client: &Client,
-    m: ServerMessage,
-    offers: &std::sync::mpsc::Sender<(String, Request)>,
-    withdrawn: &Mutex<HashSet<String>>,
-) {
+async fn connect(
+    socket: &Path,
+    register: &Value,
+) -> Result<(Client, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
+    let (client, incoming) = Client::connect(socket, "userq answer").await?;
+    client.call("answerers/register", register.clone()).await?;
+    Ok((client, incoming))
+}
+
+/// Tries again (every half second at most) until a server takes the registration.
+async fn reconnect(socket: &Path, register: &Value) -> (Client, mpsc::UnboundedReceiver<ServerMessage>) {
+    let mut backoff = Duration::from_millis(50);
+    loop {
+        tokio::time::sleep(backoff).await;
+        if let Ok(c) = connect(socket, register).await {
+            return c;
+        }
+        backoff = (backoff * 2).min(Duration::from_millis(500));
+    }
+}
+
+fn on_message(client: &Client, shared: &Shared, m: ServerMessage, offers: &std::sync::mpsc::Sender<(Key, Request)>) {
     let ask = m.params["ask"].as_str().unwrap_or_default().to_owned();
+    let key = (shared.session.load(Ordering::SeqCst), ask.clone());
     match (m.id, m.method.as_str()) {
         (Some(id), "questions/offer") => match serde_json::from_value::<Request>(m.params["request"].clone()) {
             Ok(request) => {
                 client.respond(&id, Ok(json!({"claim": true})));
-                let _ = offers.send((ask, request));
+                let _ = offers.send((key, request));
             }
             Err(_) => client.respond(&id, Ok(json!({"claim": false}))),
         },
@@ -106,7 +150,7 @@ fn on_message(
             client.respond(&id, Err(json!({"code": -32601, "message": format!("method not found: {method}")})))
         }
         (None, "questions/withdraw") => {
-            withdrawn.lock().unwrap().insert(ask.clone());
+            shared.withdrawn.lock().unwrap().insert(key);
             eprintln!("\n(question {ask} was withdrawn by its asker)");
         }
         (None, "questions/badAnswer") => {
@@ -139,15 +183,15 @@ async fn send(client: &Client, ask: &str, outcome: Outcome) -> bool {
 }
 
 fn prompt_loop(
-    prompts: std::sync::mpsc::Receiver<(String, Request)>,
-    withdrawn: Arc<Mutex<HashSet<String>>>,
-    done: mpsc::UnboundedSender<(String, Outcome)>,
+    prompts: std::sync::mpsc::Receiver<(Key, Request)>,
+    shared: Arc<Shared>,
+    done: mpsc::UnboundedSender<(Key, Outcome)>,
 ) {
-    for (ask, request) in prompts {
-        if withdrawn.lock().unwrap().contains(&ask) {
+    for (key, request) in prompts {
+        if shared.is_moot(&key) {
             continue;
         }
-        let outcome = match ask_person(&ask, &request) {
+        let outcome = match ask_person(&key.1, &request) {
             Ok(o) => o,
             Err(InquireError::OperationInterrupted) => std::process::exit(130),
             Err(e) => {
@@ -155,8 +199,8 @@ fn prompt_loop(
                 std::process::exit(1)
             }
         };
-        let outcome = if withdrawn.lock().unwrap().contains(&ask) { Outcome::Withdrawn } else { outcome };
-        if done.send((ask, outcome)).is_err() {
+        let outcome = if shared.is_moot(&key) { Outcome::Withdrawn } else { outcome };
+        if done.send((key, outcome)).is_err() {
             return;
         }
     }
