@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import APP, Agent, wait_for  # noqa: E402
-from desktop_figures import pss_mib  # noqa: E402
+from desktop_figures import breakdown, pss_mib  # noqa: E402
 
 RELEASE = APP.parent.parent / "release" / "user-questions"
 BINARY = RELEASE if RELEASE.exists() else APP
@@ -71,6 +71,8 @@ def main():
         time.sleep(0.3)
         if i == 0:
             first = pss_mib(app.pid)
+        if i in (0, 24, 49, 99):
+            print(f"  after {i + 1} cycles: {breakdown(app.pid)}", flush=True)
     after = pss_mib(app.pid)
     app.terminate()
     app.wait(10)
