@@ -8,11 +8,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::io::BufReader;
 use tokio::net::UnixStream;
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use super::frame::{next_frame, Frame};
+use super::outbox::Outbox;
 use super::rpc::{self, Message};
 use super::PROTOCOL_VERSION;
 use crate::model::UserQuestionError;
@@ -36,16 +38,33 @@ pub struct ServerMessage {
     pub params: Value,
 }
 
-type Calls = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, Value>>>>>;
+/// The calls waiting for their reply; `None` once the connection closed, so a call
+/// started after that fails at once instead of waiting for ever.
+type Calls = Arc<Mutex<Option<HashMap<u64, oneshot::Sender<Result<Value, Value>>>>>>;
 
 /// A connection to the server, initialized. Clones share the connection.
 #[derive(Clone)]
 pub struct Client(Arc<Inner>);
 
 struct Inner {
-    out: mpsc::UnboundedSender<String>,
+    out: Arc<Outbox>,
+    /// Cancelled when the last clone goes: the writer sends what is queued and closes
+    /// the socket, which tells the server this client left.
+    done: CancellationToken,
     calls: Calls,
     ids: AtomicU64,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.done.cancel();
+    }
+}
+
+impl Inner {
+    fn send(&self, line: String) {
+        let _ = self.out.push(line, usize::MAX);
+    }
 }
 
 impl Client {
@@ -55,20 +74,17 @@ impl Client {
         name: &str,
     ) -> Result<(Self, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
         let stream = UnixStream::connect(path).await.map_err(|_| ClientError::NotRunning(path.to_owned()))?;
-        let (read, mut write) = stream.into_split();
-        let (out, mut lines) = mpsc::unbounded_channel::<String>();
+        let (read, write) = stream.into_split();
+        let out = Arc::new(Outbox::new(write, CancellationToken::new()));
+        let done = CancellationToken::new();
         let (incoming_tx, incoming) = mpsc::unbounded_channel();
-        let calls: Calls = Arc::default();
-        tokio::spawn(async move {
-            while let Some(mut line) = lines.recv().await {
-                line.push('\n');
-                if write.write_all(line.as_bytes()).await.is_err() {
-                    break;
-                }
-            }
+        let calls: Calls = Arc::new(Mutex::new(Some(HashMap::new())));
+        tokio::spawn({
+            let (out, done) = (out.clone(), done.clone());
+            async move { out.run(done).await }
         });
         tokio::spawn(read_messages(BufReader::new(read), calls.clone(), incoming_tx));
-        let client = Self(Arc::new(Inner { out, calls, ids: AtomicU64::new(1) }));
+        let client = Self(Arc::new(Inner { out, done, calls, ids: AtomicU64::new(1) }));
         let version = env!("CARGO_PKG_VERSION");
         client
             .call(
@@ -87,8 +103,10 @@ impl Client {
     ) -> (u64, impl std::future::Future<Output = Result<Value, ClientError>> + Send + 'static) {
         let id = self.0.ids.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        self.0.calls.lock().unwrap().insert(id, tx);
-        let _ = self.0.out.send(rpc::request(&id.into(), method, params));
+        if let Some(calls) = self.0.calls.lock().unwrap().as_mut() {
+            calls.insert(id, tx);
+        }
+        self.0.send(rpc::request(&id.into(), method, params));
         let reply = async move {
             match rx.await {
                 Ok(Ok(result)) => Ok(result),
@@ -107,12 +125,12 @@ impl Client {
     }
 
     pub fn notify(&self, method: &str, params: Value) {
-        let _ = self.0.out.send(rpc::notification(method, params));
+        self.0.send(rpc::notification(method, params));
     }
 
     /// Replies to a request the server sent.
     pub fn respond(&self, id: &Value, outcome: Result<Value, Value>) {
-        let _ = self.0.out.send(rpc::response(id, outcome));
+        self.0.send(rpc::response(id, outcome));
     }
 }
 
@@ -127,7 +145,8 @@ async fn read_messages(
         let Ok(value) = serde_json::from_slice::<Value>(&buf) else { continue };
         match rpc::classify(value) {
             Ok(Message::Response { id, outcome }) => {
-                if let Some(call) = id.as_u64().and_then(|id| calls.lock().unwrap().remove(&id)) {
+                let call = id.as_u64().and_then(|id| calls.lock().unwrap().as_mut().and_then(|c| c.remove(&id)));
+                if let Some(call) = call {
                     let _ = call.send(outcome);
                 }
             }
@@ -141,5 +160,5 @@ async fn read_messages(
         }
     }
     // Dropping the waiting calls' senders tells each caller the connection closed.
-    calls.lock().unwrap().clear();
+    calls.lock().unwrap().take();
 }

@@ -10,13 +10,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
-use tokio::io::{AsyncWriteExt, BufReader, BufWriter};
+use tokio::io::BufReader;
 use tokio::net::UnixStream;
-use tokio::sync::{mpsc, oneshot, Notify};
+use tokio::sync::{oneshot, Notify};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::frame::{next_frame, Frame};
+use super::outbox::Outbox;
 use super::remote::Remote;
 use super::rpc::{self, Message};
 use super::PROTOCOL_VERSION;
@@ -30,8 +31,7 @@ type CallReply = oneshot::Sender<Result<Value, Value>>;
 
 /// What other tasks (asks, answerer adapters) share of a connection.
 pub(crate) struct Conn {
-    out: mpsc::Sender<String>,
-    closed: CancellationToken,
+    out: Outbox,
     calls: Mutex<HashMap<u64, CallReply>>,
     call_ids: AtomicU64,
     held: Mutex<HashMap<String, Held>>,
@@ -67,29 +67,23 @@ impl Drop for HeldGuard<'_> {
 }
 
 impl Conn {
-    fn new(out: mpsc::Sender<String>) -> Self {
-        Self {
-            out,
-            closed: CancellationToken::new(),
-            calls: Mutex::default(),
-            call_ids: AtomicU64::new(1),
-            held: Mutex::default(),
-        }
+    fn new(out: Outbox) -> Self {
+        Self { out, calls: Mutex::default(), call_ids: AtomicU64::new(1), held: Mutex::default() }
     }
 
     pub fn is_closed(&self) -> bool {
-        self.closed.is_cancelled()
+        self.out.closed().is_cancelled()
     }
 
     pub async fn closed(&self) {
-        self.closed.cancelled().await
+        self.out.closed().cancelled().await
     }
 
-    /// Queues a server-initiated line; a client too far behind is disconnected.
+    /// Sends a server-initiated line; a client too far behind is disconnected.
     fn push(&self, line: String) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.out.try_send(line) {
+        if self.out.push(line, OUT_QUEUE).is_err() {
             tracing::warn!("closing a connection that stopped reading");
-            self.closed.cancel();
+            self.out.closed().cancel();
         }
     }
 
@@ -120,18 +114,27 @@ impl Conn {
         Ok(h.ask.clone())
     }
 
+    /// Replies to the client's own request, once it has read enough of the earlier ones.
     async fn reply(&self, id: &Value, outcome: Result<Value, Value>) {
-        let _ = self.out.send(rpc::response(id, outcome)).await;
+        self.answer_client(rpc::response(id, outcome)).await
+    }
+
+    /// Sends a line the client's own message called for (a reply or an error),
+    /// waiting while the client is far behind in reading: that client stalls, no other.
+    async fn answer_client(&self, line: String) {
+        self.out.send(line, OUT_QUEUE).await
     }
 }
 
 /// Serves one connection until the client leaves or the server stops.
 pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: CancellationToken) {
     let (read, write) = stream.into_split();
-    let (tx, rx) = mpsc::channel(OUT_QUEUE);
-    let conn = Arc::new(Conn::new(tx));
+    let conn = Arc::new(Conn::new(Outbox::new(write, CancellationToken::new())));
     let flushed = CancellationToken::new();
-    let writer = tokio::spawn(write_lines(write, rx, conn.closed.clone(), flushed.clone()));
+    let writer = tokio::spawn({
+        let (conn, flushed) = (conn.clone(), flushed.clone());
+        async move { conn.out.run(flushed).await }
+    });
     let mut session = Session {
         conn: conn.clone(),
         service,
@@ -154,7 +157,7 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
             Ok(Some(Frame::Line)) => session.on_line(&buf).await,
             Ok(Some(Frame::TooLarge)) => {
                 let e = rpc::error(Value::Null, rpc::INVALID_REQUEST, "frame too large", None);
-                let _ = conn.out.send(e.to_string()).await;
+                conn.answer_client(e.to_string()).await;
             }
             Ok(None) | Err(_) => break,
         }
@@ -162,30 +165,7 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
     tracing::debug!(stopping = stopping.is_cancelled(), closed = conn.is_closed(), "connection ends");
     session.close(stopping.is_cancelled()).await;
     flushed.cancel();
-    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
-}
-
-async fn write_lines(
-    write: tokio::net::unix::OwnedWriteHalf,
-    mut lines: mpsc::Receiver<String>,
-    closed: CancellationToken,
-    flushed: CancellationToken,
-) {
-    let mut w = BufWriter::new(write);
-    loop {
-        let line = tokio::select! {
-            biased;
-            line = lines.recv() => line,
-            () = flushed.cancelled() => lines.try_recv().ok(),
-        };
-        let Some(line) = line else { break };
-        let ok = w.write_all(line.as_bytes()).await.is_ok() && w.write_all(b"\n").await.is_ok();
-        if !ok || (lines.is_empty() && w.flush().await.is_err()) {
-            break;
-        }
-    }
-    let _ = w.flush().await;
-    closed.cancel();
+    let _ = tokio::time::timeout(Duration::from_secs(3), writer).await;
 }
 
 struct Session {
@@ -220,13 +200,13 @@ impl Session {
             Ok(v) => v,
             Err(e) => {
                 let msg = format!("parse error: {e}");
-                let _ = self.conn.out.send(rpc::error(Value::Null, rpc::PARSE_ERROR, &msg, None).to_string()).await;
+                self.conn.answer_client(rpc::error(Value::Null, rpc::PARSE_ERROR, &msg, None).to_string()).await;
                 return;
             }
         };
         match rpc::classify(value) {
             Err(error) => {
-                let _ = self.conn.out.send(error.to_string()).await;
+                self.conn.answer_client(error.to_string()).await;
             }
             Ok(Message::Response { id, outcome }) => {
                 let call = id.as_u64().and_then(|id| self.conn.calls.lock().unwrap().remove(&id));
@@ -397,7 +377,7 @@ impl Session {
         self.tasks.close();
         let _ = tokio::time::timeout(Duration::from_secs(2), self.tasks.wait()).await;
         if !stopping {
-            self.conn.closed.cancel();
+            self.conn.out.closed().cancel();
         }
     }
 }

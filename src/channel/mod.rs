@@ -7,6 +7,7 @@ pub mod asker;
 pub mod client;
 mod connection;
 mod frame;
+mod outbox;
 pub mod path;
 mod remote;
 pub mod rpc;
