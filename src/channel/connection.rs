@@ -165,7 +165,10 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
     tracing::debug!(stopping = stopping.is_cancelled(), closed = conn.is_closed(), "connection ends");
     session.close(stopping.is_cancelled()).await;
     flushed.cancel();
-    let _ = tokio::time::timeout(Duration::from_secs(3), writer).await;
+    if tokio::time::timeout(Duration::from_secs(3), writer).await.is_err() {
+        // A client that stopped reading: give up on the rest, and let the writer go.
+        conn.out.closed().cancel();
+    }
 }
 
 struct Session {
