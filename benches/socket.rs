@@ -1,6 +1,10 @@
 //! Round trips over the real socket: 64 concurrent askers, one protocol answerer that
 //! answers in its offer reply. Prints the median and p99 of one ask and the asks per
 //! second, next to an in-process ask measured in the same run as the reference.
+//!
+//! The parties run as they do in separate processes: the server on a one-thread
+//! runtime of its own (as `userq serve` runs it), the answerer on another, the askers
+//! on a third. The same server on a two-thread runtime is measured too, for comparison.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -67,14 +71,74 @@ async fn in_process_median() -> Duration {
     percentile(&times, 0.5)
 }
 
+/// Runs `party` on a runtime of its own in a thread of its own, like another process.
+fn apart<F: std::future::Future<Output = ()> + Send + 'static>(threads: usize, party: F) {
+    std::thread::spawn(move || {
+        let rt = match threads {
+            1 => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+            n => tokio::runtime::Builder::new_multi_thread().worker_threads(n).enable_all().build(),
+        };
+        rt.unwrap().block_on(party)
+    });
+}
+
 fn main() {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let floor = ping_pong_median();
+    println!("reference: one line there and back between two threads over a bare socket pair, median {floor:?}");
+    println!("  (an ask crosses four such hops: asker -> server -> answerer -> server -> asker)");
+    for server_threads in [1, 2] {
+        measure(server_threads, floor);
+    }
+}
+
+/// The floor this machine sets: a line to another thread and back over a Unix socket,
+/// with blocking reads and nothing else.
+fn ping_pong_median() -> Duration {
+    use std::io::{BufRead, Write};
+    let (a, b) = std::os::unix::net::UnixStream::pair().unwrap();
+    std::thread::spawn(move || {
+        let mut reader = std::io::BufReader::new(b.try_clone().unwrap());
+        let mut writer = b;
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap_or(0) > 0 {
+            writer.write_all(line.as_bytes()).unwrap();
+            line.clear();
+        }
+    });
+    let mut reader = std::io::BufReader::new(a.try_clone().unwrap());
+    let mut writer = a;
+    let mut line = String::new();
+    let mut times = Vec::with_capacity(10_000);
+    for i in 0..11_000 {
+        let t = Instant::now();
+        writer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1}\n").unwrap();
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        if i >= 1_000 {
+            times.push(t.elapsed());
+        }
+    }
+    times.sort();
+    percentile(&times, 0.5)
+}
+
+fn measure(server_threads: usize, floor: Duration) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.sock");
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    apart(server_threads, {
+        let path = path.clone();
+        async move {
+            let listener = server::bind(&path).unwrap();
+            ready_tx.send(()).unwrap();
+            server::run(listener, UserQuestions::new(), std::future::pending()).await
+        }
+    });
+    ready.recv().unwrap();
+    apart(1, answer_everything(path.clone()));
+    // The askers' runtime is one thread too, as in `userq ask` and `userq mcp`.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("bench.sock");
-        let listener = server::bind(&path).unwrap();
-        tokio::spawn(server::run(listener, UserQuestions::new(), std::future::pending()));
-        tokio::spawn(answer_everything(path.clone()));
         tokio::time::sleep(Duration::from_millis(200)).await;
         let params = json!({"questions": [question()]});
         // Warm up, then one asker alone: the latency of a round trip without queueing.
@@ -113,10 +177,15 @@ fn main() {
         times.sort();
         let reference = in_process_median().await;
         let median = percentile(&times, 0.5);
-        println!("socket round trip, {ASKERS} concurrent askers x {PER_ASKER} asks, one protocol answerer, 2 worker threads");
+        println!("server on {server_threads} thread(s); socket round trip, {ASKERS} concurrent askers x {PER_ASKER} asks, one protocol answerer");
         println!("  median {:?}  p99 {:?}  max {:?}", median, percentile(&times, 0.99), times.last().unwrap());
         println!("  throughput {:.0} asks/s ({} asks in {:?})", times.len() as f64 / wall.as_secs_f64(), times.len(), wall);
-        println!("one asker alone, 10000 asks: median {:?}  p99 {:?}", percentile(&alone, 0.5), percentile(&alone, 0.99));
+        let alone_median = percentile(&alone, 0.5);
+        println!(
+            "one asker alone, 10000 asks: median {alone_median:?}  p99 {:?}  ({:.1}x the bare two-hop round trip; four hops are 2x)",
+            percentile(&alone, 0.99),
+            alone_median.as_secs_f64() / floor.as_secs_f64()
+        );
         println!("  (with {ASKERS} askers always in flight, Little's law ties latency to throughput: {ASKERS} / {:.0} per s = {:?})",
             times.len() as f64 / wall.as_secs_f64(), wall / PER_ASKER as u32);
         println!("reference: in-process ask answered at once, median {reference:?} (socket/in-process = {:.0}x)", median.as_secs_f64() / reference.as_secs_f64());
