@@ -9,7 +9,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import Agent, form_of, forms, gone, notification_log, shot, wait_for, window_visible
+from conftest import Agent, Tray, app_pid, form_of, forms, gone, notification_log, shot, wait_for, window_visible
 
 PLAN = """# Migrate the session store to Redis
 
@@ -29,12 +29,18 @@ trait SessionStore { fn get(&self, id: &str) -> Option<Session>; }
 
 
 
+def displayed_notifications():
+    return int(subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout)
+
+
 def test_ask_notify_answer_by_clicking(app, ask):
+    subprocess.run(["dunstctl", "close-all"], check=True)
     a = ask("Which package manager?", "--header", "Tooling", "--option", "npm",
             "--option", "pnpm:fast, disk-efficient", "--detail", "We need **one** for the monorepo.",
             "--agent-id", "build-bot")
     form = form_of(app, "build-bot")
     wait_for(lambda: "Which package manager?" in notification_log(), "a desktop notification")
+    wait_for(lambda: displayed_notifications() == 1, "the notification on screen")
     assert form.find_element(By.CSS_SELECTOR, ".header").text == "TOOLING"
     assert form.find_element(By.CSS_SELECTOR, ".detail strong").text == "one"
     shot(app, "generic-question")
@@ -44,7 +50,7 @@ def test_ask_notify_answer_by_clicking(app, ask):
     assert code == 0, err
     assert answer == {"answers": [{"id": "q", "selected": ["pnpm"]}]}
     wait_for(lambda: not forms(app), "the answered question to leave")
-    wait_for(lambda: "CloseNotification" in notification_log(), "the notification to be closed")
+    wait_for(lambda: displayed_notifications() == 0, "the notification to be closed")
 
 
 def test_plan_review_approved_and_revised(app, ask, tmp_path):
@@ -69,14 +75,20 @@ def test_plan_review_approved_and_revised(app, ask, tmp_path):
     assert answer == {"answers": [{"id": "plan", "selected": [], "custom": "Keep the in-memory store for tests."}]}, err
 
 
-def test_withdrawn_questions_disappear(app, ask):
+def test_withdrawn_questions_disappear_everywhere(app, ask):
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    tray = Tray(app_pid())
     a = ask("Still needed?", "--option", "Yes", "--agent-id", "quitter")
     form_of(app, "quitter")
+    wait_for(lambda: displayed_notifications() == 1, "the question's notification")
+    wait_for(lambda: tray.labels()[0] == "Open questions (1)", "the question in the tray")
     a.p.send_signal(signal.SIGINT)
     a.result()
     started = time.time()
-    wait_for(lambda: not forms(app), "the withdrawn question to leave", timeout=1.0)
-    assert time.time() - started < 1.0
+    wait_for(lambda: not forms(app), "the withdrawn question to leave the window", timeout=1.0)
+    wait_for(lambda: displayed_notifications() == 0, "its notification to close", timeout=1.0)
+    wait_for(lambda: tray.labels()[0] == "Open questions (0)", "the tray to forget it", timeout=1.0)
+    assert time.time() - started < 1.0, "gone everywhere within a second"
 
 
 def test_reload_keeps_questions_and_drafts(app, ask):
