@@ -101,8 +101,7 @@ async function dismiss(form) {
   }
 }
 
-// Weak, so a form that is gone (answered, withdrawn) is not kept alive by its timer.
-const draftTimers = new WeakMap();
+const draftTimers = new Map(); // form -> its pending save; dropped in forget()
 function saveDraft(form) {
   clearTimeout(draftTimers.get(form));
   draftTimers.set(form, setTimeout(() => {

@@ -75,7 +75,7 @@ impl Client {
     ) -> Result<(Self, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
         let stream = UnixStream::connect(path).await.map_err(|_| ClientError::NotRunning(path.to_owned()))?;
         let (read, write) = stream.into_split();
-        let out = Arc::new(Outbox::new(write, CancellationToken::new()));
+        let out = Arc::new(Outbox::new(write));
         let done = CancellationToken::new();
         let (incoming_tx, incoming) = mpsc::unbounded_channel();
         let calls: Calls = Arc::new(Mutex::new(Some(HashMap::new())));

@@ -129,7 +129,7 @@ impl Conn {
 /// Serves one connection until the client leaves or the server stops.
 pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: CancellationToken) {
     let (read, write) = stream.into_split();
-    let conn = Arc::new(Conn::new(Outbox::new(write, CancellationToken::new())));
+    let conn = Arc::new(Conn::new(Outbox::new(write)));
     let flushed = CancellationToken::new();
     let writer = tokio::spawn({
         let (conn, flushed) = (conn.clone(), flushed.clone());
@@ -165,10 +165,7 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
     tracing::debug!(stopping = stopping.is_cancelled(), closed = conn.is_closed(), "connection ends");
     session.close(stopping.is_cancelled()).await;
     flushed.cancel();
-    if tokio::time::timeout(Duration::from_secs(3), writer).await.is_err() {
-        // A client that stopped reading: give up on the rest, and let the writer go.
-        conn.out.closed().cancel();
-    }
+    let _ = writer.await;
 }
 
 struct Session {

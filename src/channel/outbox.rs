@@ -40,8 +40,14 @@ struct Queue {
 pub(crate) struct Full;
 
 impl Outbox {
-    pub fn new(write: OwnedWriteHalf, closed: CancellationToken) -> Self {
-        Self { write, queue: Mutex::default(), queued: Notify::new(), drained: Notify::new(), closed }
+    pub fn new(write: OwnedWriteHalf) -> Self {
+        Self {
+            write,
+            queue: Mutex::default(),
+            queued: Notify::new(),
+            drained: Notify::new(),
+            closed: CancellationToken::new(),
+        }
     }
 
     pub fn closed(&self) -> &CancellationToken {
@@ -127,18 +133,19 @@ impl Outbox {
             let queued = self.queued.notified();
             tokio::pin!(queued);
             queued.as_mut().enable();
-            if self.queue.lock().unwrap().lines.is_empty() {
-                tokio::select! {
-                    () = &mut queued => continue,
-                    () = finish.cancelled() => break,
-                    () = self.closed.cancelled() => return,
-                }
-            }
+            let empty = self.queue.lock().unwrap().lines.is_empty();
             tokio::select! {
-                ready = self.write.writable() => if ready.is_err() { self.closed.cancel(); return },
+                () = &mut queued, if empty => {}
+                ready = self.write.writable(), if !empty => {
+                    if ready.is_err() {
+                        self.closed.cancel();
+                        return;
+                    }
+                    self.write_queued();
+                }
+                () = finish.cancelled() => break,
                 () = self.closed.cancelled() => return,
             }
-            self.write_queued();
         }
         let _ = tokio::time::timeout(Duration::from_secs(2), async {
             while !self.queue.lock().unwrap().lines.is_empty() && !self.closed.is_cancelled() {
