@@ -8,6 +8,7 @@ mod inbox;
 mod markdown;
 mod notify;
 mod tray;
+mod webview_cycle;
 mod window;
 
 use std::time::Duration;

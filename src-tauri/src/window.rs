@@ -67,6 +67,7 @@ pub fn hide<R: Runtime>(app: &AppHandle<R>) {
         }
         if let Some(w) = app.get_webview_window(LABEL) {
             if !w.is_visible().unwrap_or(true) {
+                crate::webview_cycle::break_cycle(&w);
                 let _ = w.destroy();
             }
         }
