@@ -1,6 +1,7 @@
 """The real app in a real WebKitGTK window, driven as a person uses it."""
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -288,6 +289,22 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
         wait_for(lambda: not page(), "the page process to exit after the window stayed hidden", timeout=10)
         assert app.poll() is None, "the app lives on in the tray"
         assert sock.exists()
+
+        # A window built anew after the destroy answers as the first one did.
+        agent = Agent(sock, "after-destroy")
+        agent.ask({"id": "q", "question": "Still there?", "options": [{"label": "Yes"}, {"label": "No"}]})
+        subprocess.run([APP], env=env, check=True, timeout=20)  # a second launch opens the window
+        wait_for(window_visible, "the window built anew")
+        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
+
+        def answer_by_keyboard():
+            # Real X input, again until the page has loaded: 2 picks "No", Enter submits.
+            subprocess.run(["xdotool", "mousemove", "--window", window, "5", "5", "click", "1", "key", "2", "key", "Return"], check=True)
+            return agent.reply() if select.select([agent.s], [], [], 0.5)[0] else None
+
+        reply = wait_for(answer_by_keyboard, "the answer from the window built anew")
+        assert reply["result"]["answers"] == [{"id": "q", "selected": ["No"]}], reply
+        agent.close()
     finally:
         app.send_signal(signal.SIGTERM)
         app.wait(10)
