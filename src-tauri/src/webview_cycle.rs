@@ -4,8 +4,9 @@
 //! the window disposes the webview but never finalizes it, so the webview, its manager
 //! and every init script Tauri gave it (about 70 KB of script text) stayed in memory
 //! for each window built and destroyed. Disconnecting that handler just before the
-//! window is destroyed breaks the cycle; the page can no longer call commands, which a
-//! window about to be destroyed does not need.
+//! window is destroyed breaks the cycle. The page only loses Tauri's fallback channel
+//! (`window.ipc.postMessage`): its commands go over the `ipc://` protocol, and a
+//! window about to be destroyed sends none anyway.
 
 use tauri::{Runtime, WebviewWindow};
 
