@@ -1,5 +1,7 @@
 """Figures of the real desktop app, inside tests/e2e/session (Xvfb, D-Bus, dunst):
   - ask -> desktop notification, and ask -> question visible in the window;
+  - the asker leaving -> its question gone from the window, the screen (its
+    notification closed) and the tray menu;
   - PSS of the app with its WebKit processes: tray only (--background), window open
     and idle, with 1,000 pending, after 10,000 answered through the window;
   - the peer desktop app (mcp-feedback-enhanced 2.8.5's Linux binary) idle, measured
@@ -15,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-from conftest import APP, DRIVER, OUT, Agent, wait_for  # noqa: E402
+from conftest import APP, DRIVER, OUT, Agent, Tray, displayed_notifications, wait_for  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.options import ArgOptions  # noqa: E402
 
@@ -94,7 +96,8 @@ def main():
     pid = int(subprocess.run(["pgrep", "-n", "-f", str(BINARY)], capture_output=True, text=True).stdout)
     idle_pss = settle(pid, label="idle")
 
-    to_notify, to_visible = [], []
+    tray_item = Tray(pid)
+    to_notify, to_visible, to_gone = [], [], []
     for i in range(40):
         agent = Agent(sock, f"timing-{i}")
         text = f"Timing question {i} {time.time_ns()}?"
@@ -113,7 +116,19 @@ def main():
             time.sleep(0.002)
         to_notify.append(seen_notify)
         to_visible.append(seen_visible)
-        agent.close()
+        wait_for(lambda: displayed_notifications() == 1 and tray_item.labels()[0] == "Open questions (1)", "on screen and in the tray")
+        t1 = time.perf_counter()
+        agent.close()  # the asker leaves: its question is withdrawn
+        in_window = on_screen = in_tray = True
+        while in_window or on_screen or in_tray:
+            if in_window:
+                in_window = driver.execute_script(
+                    "return [...document.querySelectorAll('p.text')].some(p => p.textContent === arguments[0])", text)
+            on_screen = on_screen and displayed_notifications() > 0
+            in_tray = in_tray and tray_item.labels()[0] != "Open questions (0)"
+            if time.perf_counter() - t1 > 10:
+                raise RuntimeError("timed out")
+        to_gone.append(time.perf_counter() - t1)
         time.sleep(0.15)
 
     many = Agent(sock, "thousand")
@@ -158,6 +173,8 @@ def main():
 
     print(f"ask -> notification (40 asks, polled every 2 ms): median {statistics.median(to_notify) * 1000:.0f} ms, p95 {p(to_notify, 0.95):.0f} ms")
     print(f"ask -> visible in the window (40 asks, polled over WebDriver): median {statistics.median(to_visible) * 1000:.0f} ms, p95 {p(to_visible, 0.95):.0f} ms")
+    print(f"asker leaves -> its question gone from the window, the screen and the tray (40 asks, polled in turn): "
+          f"median {statistics.median(to_gone) * 1000:.0f} ms, p95 {p(to_gone, 0.95):.0f} ms, max {max(to_gone) * 1000:.0f} ms")
     print(f"PSS, app + WebKit processes: tray only {tray_pss:.0f} MiB; window open, idle {idle_pss:.0f} MiB; "
           f"1,000 pending {pending_pss:.0f} MiB; after {answered:,} answered {after_pss:.0f} MiB")
     if peer_pss is not None:

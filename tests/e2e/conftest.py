@@ -117,6 +117,10 @@ def notification_log():
     return path.read_text(errors="replace") if path.exists() else ""
 
 
+def displayed_notifications():
+    return int(subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout)
+
+
 def window_visible():
     found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
     return found.stdout.strip() != ""

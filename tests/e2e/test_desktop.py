@@ -10,7 +10,8 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import Agent, Tray, app_pid, form_of, forms, gone, notification_log, shot, wait_for, window_visible
+from conftest import (Agent, Tray, app_pid, displayed_notifications, form_of, forms, gone, notification_log, shot,
+                      wait_for, window_visible)
 
 PLAN = """# Migrate the session store to Redis
 
@@ -27,11 +28,6 @@ PLAN = """# Migrate the session store to Redis
 trait SessionStore { fn get(&self, id: &str) -> Option<Session>; }
 ```
 """
-
-
-
-def displayed_notifications():
-    return int(subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout)
 
 
 def test_ask_notify_answer_by_clicking(app, ask):
@@ -85,11 +81,10 @@ def test_withdrawn_questions_disappear_everywhere(app, ask):
     wait_for(lambda: tray.labels()[0] == "Open questions (1)", "the question in the tray")
     a.p.send_signal(signal.SIGINT)
     a.result()
-    started = time.time()
-    wait_for(lambda: not forms(app), "the withdrawn question to leave the window", timeout=1.0)
-    wait_for(lambda: displayed_notifications() == 0, "its notification to close", timeout=1.0)
-    wait_for(lambda: tray.labels()[0] == "Open questions (0)", "the tray to forget it", timeout=1.0)
-    assert time.time() - started < 1.0, "gone everywhere within a second"
+    # How fast (the aim is a second) is measured by benches/desktop_figures.py.
+    wait_for(lambda: not forms(app), "the withdrawn question to leave the window")
+    wait_for(lambda: displayed_notifications() == 0, "its notification to close")
+    wait_for(lambda: tray.labels()[0] == "Open questions (0)", "the tray to forget it")
 
 
 def test_reload_keeps_questions_and_drafts(app, ask):
