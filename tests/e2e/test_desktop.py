@@ -181,7 +181,7 @@ def test_a_notification_click_opens_the_window_at_its_question(app, ask):
     subprocess.run(["dunstctl", "close-all"], check=True)
     ask("Which region?", "--option", "eu", "--option", "us", "--agent-id", "clicked")
     wait_for(lambda: "Which region?" in notification_log(), "the notification")
-    time.sleep(0.3)
+    wait_for(lambda: displayed_notifications() == 1, "the notification on screen")
     subprocess.run(["dunstctl", "action", "0"], check=True)
     wait_for(window_visible, "the window to open from the notification")
     form = form_of(app, "clicked")
@@ -241,7 +241,7 @@ def test_a_plan_is_approved_from_its_notification(app, ask, tmp_path):
     a = ask("--plan", str(plan), "--agent-id", "from-notification")
     form_of(app, "from-notification")
     wait_for(lambda: "Approve this plan?" in notification_log(), "the plan's notification")
-    time.sleep(0.3)
+    wait_for(lambda: displayed_notifications() == 1, "the plan's notification on screen")
     subprocess.run(["dunstctl", "context"], check=True, timeout=10)
     code, answer, err = a.result()
     assert answer == {"answers": [{"id": "plan", "selected": ["Approve"]}]}, err
