@@ -89,12 +89,14 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
     let mut changes = app.state::<Desk>().inbox.watch();
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
-            // The window hears at once; the tray and notifications wait for the burst.
+            // The window hears at once; the tray and notifications wait for the burst,
+            // and the window hears again only of changes that came during it.
             let _ = app.emit("questions-changed", ());
             tokio::time::sleep(BURST).await;
-            changes.borrow_and_update();
+            if changes.borrow_and_update().has_changed() {
+                let _ = app.emit("questions-changed", ());
+            }
             let list = app.state::<Desk>().inbox.list();
-            let _ = app.emit("questions-changed", ());
             let handle = app.clone();
             let _ = app.run_on_main_thread(move || {
                 tray::update(&handle, &list);

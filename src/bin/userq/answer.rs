@@ -68,6 +68,11 @@ impl Shared {
     fn is_moot(&self, key: &Key) -> bool {
         key.0 != self.session.load(Ordering::SeqCst) || self.withdrawn.lock().unwrap().contains(key)
     }
+
+    /// Done with an ask: its withdrawal, if any, need not be remembered.
+    fn settle(&self, key: &Key) {
+        self.withdrawn.lock().unwrap().remove(key);
+    }
 }
 
 pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
@@ -189,6 +194,7 @@ fn prompt_loop(
 ) {
     for (key, request) in prompts {
         if shared.is_moot(&key) {
+            shared.settle(&key);
             continue;
         }
         let outcome = match ask_person(&key.1, &request) {
@@ -200,6 +206,7 @@ fn prompt_loop(
             }
         };
         let outcome = if shared.is_moot(&key) { Outcome::Withdrawn } else { outcome };
+        shared.settle(&key);
         if done.send((key, outcome)).is_err() {
             return;
         }
