@@ -5,6 +5,7 @@
 //! set), [`tool`] (the model-facing `ask_user_question` projection). Nothing here
 //! depends on a window toolkit.
 
+pub mod agents;
 pub mod channel;
 pub mod mcp;
 pub mod model;

@@ -68,7 +68,7 @@ async fn the_whole_path_of_the_example() {
     let ask = offer["params"]["ask"].clone();
     assert_eq!(
         offer["params"]["request"],
-        json!({"questions": [question("go")], "agent": {"id": "build-bot", "delegationDepth": 0}}),
+        json!({"questions": [question("go")], "agent": {"id": "build-bot", "delegationDepth": 0, "client": "asker"}}),
         "no runtime token is sent to answerers"
     );
     answerer.reply(&offer["id"], json!({"claim": true})).await;
@@ -311,12 +311,60 @@ async fn in_process_answerers_see_the_agents_client_name() {
     let agent = asker.enter("build-bot").await;
     asker.start("ask", json!({"agent": agent, "questions": [question("go")]})).await;
     let offer = answerer.expect("questions/offer").await;
-    assert_eq!(offer["params"]["request"]["agent"], json!({"id": "build-bot", "delegationDepth": 0}));
+    assert_eq!(
+        offer["params"]["request"]["agent"],
+        json!({"id": "build-bot", "delegationDepth": 0, "client": "asker"})
+    );
     let seen = records.0.lock().unwrap().clone();
     let info = seen[0].as_ref().expect("an agent");
     assert_eq!((info.id.as_str(), info.client.as_deref()), ("build-bot", Some("asker")));
     let listed = asker.call("questions/pending", json!({})).await;
-    assert_eq!(listed["result"]["pending"][0]["request"]["agent"], json!({"id": "build-bot", "delegationDepth": 0}));
+    assert_eq!(
+        listed["result"]["pending"][0]["request"]["agent"],
+        json!({"id": "build-bot", "delegationDepth": 0, "client": "asker"})
+    );
+}
+
+#[tokio::test]
+async fn context_reaches_answerers_and_observers_as_received() {
+    let s = TestServer::start().await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("agents")).await;
+    let mut nameless = s.peer().await;
+    let r = nameless.call("initialize", json!({"protocolVersion": 1})).await;
+    assert_eq!(r["result"]["protocolVersion"], 1);
+    let agent = nameless.enter("anon").await;
+    nameless.start("ask", json!({"agent": agent, "questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    assert_eq!(
+        offer["params"]["request"]["agent"],
+        json!({"id": "anon", "delegationDepth": 0}),
+        "no client name given"
+    );
+    assert!(offer["params"]["request"].get("context").is_none(), "no context given: {offer}");
+    answerer.reply(&offer["id"], json!({"answer": yes("go")})).await;
+    nameless.recv().await;
+
+    let agent = asker.enter("claude-1").await;
+    let context = json!({"project": "/home/me/shop", "session": "abc123", "source": "Claude Code", "extra": 1});
+    asker.start("ask", json!({"agent": agent, "questions": [question("go")], "context": context})).await;
+    let offer = answerer.expect("questions/offer").await;
+    let expected = json!({"project": "/home/me/shop", "session": "abc123", "source": "Claude Code"});
+    assert_eq!(offer["params"]["request"]["context"], expected, "unknown fields inside it are dropped");
+    let listed = answerer.call("questions/pending", json!({})).await;
+    assert_eq!(listed["result"]["pending"][0]["request"]["context"], expected);
+    answerer.reply(&offer["id"], json!({"answer": yes("go")})).await;
+    assert_eq!(asker.recv().await["result"], yes("go"));
+
+    for (bad, message) in
+        [(json!("here"), "context must be an object"), (json!({"session": 42}), "context.session must be a string")]
+    {
+        let r = asker.call("ask", json!({"agent": agent, "questions": [question("go")], "context": bad})).await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        assert_eq!(
+            (r["error"]["data"]["code"].as_str(), r["error"]["message"].as_str()),
+            (Some("BAD_REQUEST"), Some(message))
+        );
+    }
 }
 
 #[tokio::test]

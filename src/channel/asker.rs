@@ -13,7 +13,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::client::{Client, ClientError};
-use crate::model::{AgentRef, Answer, ErrorCode, Question, UserQuestionError};
+use crate::model::{AgentRef, Answer, Context, ErrorCode, Question, UserQuestionError};
 
 /// How long to wait for a server to come back before giving up.
 pub const PATIENCE: Duration = Duration::from_secs(60);
@@ -29,12 +29,19 @@ pub struct Asker {
     path: PathBuf,
     client_name: String,
     agent: Option<AgentSpec>,
+    context: Option<Context>,
     session: Mutex<Option<(Client, Option<AgentRef>)>>,
 }
 
 impl Asker {
     pub fn new(path: PathBuf, client_name: &str, agent: Option<AgentSpec>) -> Self {
-        Self { path, client_name: client_name.to_owned(), agent, session: Mutex::new(None) }
+        Self { path, client_name: client_name.to_owned(), agent, context: None, session: Mutex::new(None) }
+    }
+
+    /// Says where this asker's questions come from (project, session, kind of agent).
+    pub fn with_context(mut self, context: Context) -> Self {
+        self.context = Some(context);
+        self
     }
 
     /// Connects (once) and enters the agent, so an asker is live before it asks.
@@ -74,6 +81,9 @@ impl Asker {
                 let mut params = json!({"questions": questions});
                 if let Some(agent) = agent {
                     params["agent"] = json!(agent);
+                }
+                if let Some(context) = &self.context {
+                    params["context"] = json!(context);
                 }
                 let (id, reply) = client.start("ask", params);
                 tokio::pin!(reply);

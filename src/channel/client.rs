@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::frame::{next_frame, Frame};
 use super::outbox::Outbox;
+use super::peer;
 use super::rpc::{self, Message};
 use super::PROTOCOL_VERSION;
 use crate::model::UserQuestionError;
@@ -25,6 +26,8 @@ pub enum ClientError {
     NotRunning(PathBuf),
     #[error("the connection to the user-questions server closed")]
     Closed,
+    #[error("refusing the server on {path}: it runs as uid {uid}, not as this user (uid {own})")]
+    ForeignServer { path: PathBuf, uid: u32, own: u32 },
     #[error(transparent)]
     Service(#[from] UserQuestionError),
 }
@@ -74,6 +77,12 @@ impl Client {
         name: &str,
     ) -> Result<(Self, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
         let stream = UnixStream::connect(path).await.map_err(|_| ClientError::NotRunning(path.to_owned()))?;
+        let own = peer::own_uid();
+        match peer::peer_uid(&stream) {
+            Ok(uid) if uid == own => {}
+            Ok(uid) => return Err(ClientError::ForeignServer { path: path.to_owned(), uid, own }),
+            Err(_) => return Err(ClientError::Closed),
+        }
         let (read, write) = stream.into_split();
         let out = Arc::new(Outbox::new(write));
         let done = CancellationToken::new();

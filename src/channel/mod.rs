@@ -9,6 +9,7 @@ mod connection;
 mod frame;
 mod outbox;
 pub mod path;
+pub mod peer;
 mod remote;
 pub mod rpc;
 pub mod server;

@@ -10,7 +10,6 @@ pub fn socket_path() -> PathBuf {
     if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|p| !p.is_empty()) {
         return PathBuf::from(dir).join("user-questions").join("userq.sock");
     }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
+    let uid = super::peer::own_uid();
     std::env::temp_dir().join(format!("user-questions-{uid}")).join("userq.sock")
 }

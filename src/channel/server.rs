@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::connection;
+use super::peer;
 use super::rpc;
 use crate::service::UserQuestions;
 
@@ -28,13 +29,21 @@ pub enum BindError {
     AlreadyRunning(PathBuf),
     #[error("cannot listen on {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
+    #[error("refusing to listen in {dir}: {why}")]
+    UnsafeFolder { dir: PathBuf, why: String },
 }
 
-/// Binds the socket at `path`: its folder created 0700, the socket 0600.
+/// Binds the socket at `path`: its folder created 0700 (or, when it exists, owned by
+/// this user and closed to others), the socket 0600.
 pub fn bind(path: &Path) -> Result<UnixListener, BindError> {
     let io_err = |source| BindError::Io { path: path.to_owned(), source };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.exists() {
+        // The mode is set as the folder is made: it is never open, not even briefly.
         std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(io_err)?;
+    }
+    if let Some(why) = peer::unsafe_folder(dir).map_err(io_err)? {
+        return Err(BindError::UnsafeFolder { dir: dir.to_owned(), why });
     }
     if path.exists() {
         if std::os::unix::net::UnixStream::connect(path).is_ok() {
@@ -60,8 +69,7 @@ pub async fn run_with_limit(
     max_connections: usize,
 ) {
     let path = listener.local_addr().ok().and_then(|a| a.as_pathname().map(Path::to_owned));
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
+    let uid = peer::own_uid();
     let stopping = CancellationToken::new();
     let connections = TaskTracker::new();
     let slots = Arc::new(Semaphore::new(max_connections));
@@ -78,7 +86,7 @@ pub async fn run_with_limit(
                 }
             },
         };
-        if stream.peer_cred().map(|c| c.uid()).ok() != Some(uid) {
+        if peer::peer_uid(&stream).ok() != Some(uid) {
             tracing::warn!("closed a connection from another user");
             continue;
         }

@@ -8,4 +8,4 @@ mod question;
 
 pub use answer::{Answer, AnswerItem};
 pub use error::{ErrorCode, UserQuestionError};
-pub use question::{AgentInfo, AgentRef, AskRequest, Intent, Question, QuestionOption, Request};
+pub use question::{AgentInfo, AgentRef, AskRequest, Context, Intent, Question, QuestionOption, Request};

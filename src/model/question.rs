@@ -83,10 +83,35 @@ pub struct AgentRef {
 pub struct AgentInfo {
     pub id: String,
     pub delegation_depth: u32,
-    /// The name the agent's client gave in `initialize`, for in-process answerers to
-    /// show. The wire's offered request has no such field, so it is never sent.
-    #[serde(skip)]
+    /// The `client.name` of the connection that entered the agent, absent when it
+    /// gave none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+}
+
+/// Where a question comes from, for people and for grouping: the project folder the
+/// agent works in, the agent's own session id, and what kind of agent asks. Free
+/// text, shown and passed on, never used to admit or refuse an ask.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Context {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl Context {
+    /// Parses `{"project"?, "session"?, "source"?}`; unknown fields are ignored.
+    pub fn from_value(v: &Value, at: &str) -> Result<Self, UserQuestionError> {
+        let obj = object(v, at)?;
+        Ok(Self {
+            project: optional_string(obj, "project", at)?,
+            session: optional_string(obj, "session", at)?,
+            source: optional_string(obj, "source", at)?,
+        })
+    }
 }
 
 /// `ask(request)`: a batch of questions and, optionally, the asking agent.
@@ -95,6 +120,8 @@ pub struct AskRequest {
     pub questions: Vec<Question>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Context>,
 }
 
 /// The request as answerers and observers see it.
@@ -103,18 +130,25 @@ pub struct Request {
     pub questions: Vec<Question>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Context>,
 }
 
 impl AskRequest {
     pub fn new(questions: Vec<Question>) -> Self {
-        Self { questions, agent: None }
+        Self { questions, agent: None, context: None }
     }
     pub fn from_agent(mut self, agent: AgentRef) -> Self {
         self.agent = Some(agent);
         self
     }
+    pub fn with_context(mut self, context: Context) -> Self {
+        self.context = Some(context);
+        self
+    }
 
-    /// Parses `{"questions": [...], "agent"?: {...}}`, naming the first wrong field.
+    /// Parses `{"questions": [...], "agent"?: {...}, "context"?: {...}}`, naming the
+    /// first wrong field.
     pub fn from_value(params: &Value) -> Result<Self, UserQuestionError> {
         let obj = object(params, "params")?;
         let questions = match present(obj, "questions") {
@@ -126,7 +160,8 @@ impl AskRequest {
                 .collect::<Result<Vec<_>, _>>()?,
         };
         let agent = present(obj, "agent").map(|v| AgentRef::from_value(v, "agent")).transpose()?;
-        let request = Self { questions, agent };
+        let context = present(obj, "context").map(|v| Context::from_value(v, "context")).transpose()?;
+        let request = Self { questions, agent, context };
         request.check_shape()?;
         Ok(request)
     }
@@ -292,6 +327,11 @@ mod tests {
             "questions[0].options[1].label \"x\" is used by an earlier option"
         );
         assert_eq!(parse(json!({"questions": [], "agent": {"id": "x"}})).unwrap_err(), "agent.runtime is missing");
+        assert_eq!(parse(json!({"questions": [], "context": "here"})).unwrap_err(), "context must be an object");
+        assert_eq!(
+            parse(json!({"questions": [], "context": {"project": 7}})).unwrap_err(),
+            "context.project must be a string"
+        );
     }
 
     #[test]
@@ -300,6 +340,17 @@ mod tests {
                                            "options": null, "multiSelect": null}], "agent": null, "x": 1}))
         .unwrap();
         assert_eq!(serde_json::to_value(&r).unwrap(), json!({"questions": [{"id": "a", "question": "q"}]}));
+    }
+
+    #[test]
+    fn context_keeps_its_known_fields() {
+        let r = parse(json!({"questions": [], "context": {"project": "/p", "source": "Codex", "colour": 1,
+                                                          "session": null}}))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            json!({"questions": [], "context": {"project": "/p", "source": "Codex"}})
+        );
     }
 
     #[test]

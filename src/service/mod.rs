@@ -124,7 +124,8 @@ impl UserQuestions {
             None => (None, CancellationToken::new()),
         };
         let seq = self.0.asks.fetch_add(1, Ordering::Relaxed) + 1;
-        let ask = Ask::post(seq, Request { questions: request.questions, agent }, self.0.pending.clone());
+        let request = Request { questions: request.questions, agent, context: request.context };
+        let ask = Ask::post(seq, request, self.0.pending.clone());
         Ok(Posted { service: self.clone(), ask, cancel, agent_gone })
     }
 

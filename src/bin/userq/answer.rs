@@ -218,11 +218,7 @@ const SKIP: &str = "↷ Skip this question";
 const DISMISS: &str = "✗ Dismiss (tell the agent you won't answer)";
 
 fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
-    let from = match &request.agent {
-        Some(a) => format!("agent {} (delegation depth {})", a.id, a.delegation_depth),
-        None => "a local program".to_owned(),
-    };
-    println!("\n━━ Question {ask} from {from} ━━");
+    println!("\n━━ Question {ask} from {} ━━", origin(request));
     let mut items = Vec::with_capacity(request.questions.len());
     for q in &request.questions {
         match ask_one(q)? {
@@ -231,6 +227,30 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
         }
     }
     Ok(Outcome::Answered(Answer::new(items)))
+}
+
+/// Who asks, from where: the agent (its client and delegation depth), the project and
+/// the session.
+fn origin(request: &Request) -> String {
+    let context = request.context.clone().unwrap_or_default();
+    let mut parts = Vec::new();
+    match &request.agent {
+        Some(a) => {
+            let by = context.source.as_deref().or(a.client.as_deref());
+            parts.push(match by {
+                Some(by) => format!("{by}, agent {} (delegation depth {})", a.id, a.delegation_depth),
+                None => format!("agent {} (delegation depth {})", a.id, a.delegation_depth),
+            });
+        }
+        None => parts.push(context.source.clone().unwrap_or_else(|| "a local program".to_owned())),
+    }
+    if let Some(project) = &context.project {
+        parts.push(format!("in {project}"));
+    }
+    if let Some(session) = &context.session {
+        parts.push(format!("session {session}"));
+    }
+    parts.join(" · ")
 }
 
 /// One question; `None` when the person dismisses the whole ask.

@@ -4,7 +4,9 @@
 
 mod answer;
 mod ask;
+mod hook;
 mod serve;
+mod setup;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +28,7 @@ Examples:
   echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
   userq pending                                 what is waiting, one a line
   userq mcp                                     an MCP server on stdio for any MCP client
+  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini)
 
 The socket is $USERQ_SOCKET, else $XDG_RUNTIME_DIR/user-questions/userq.sock,
 else <temp dir>/user-questions-<uid>/userq.sock.";
@@ -63,6 +66,22 @@ on stderr, for example the person dismissed it); 2 a usage error; 3 no server is
         #[arg(long)]
         agent_id: Option<String>,
     },
+    /// Answer one agent hook: the agent's hook JSON on stdin, its decision on stdout.
+    #[command(after_help = "Agents: claude-code (PermissionRequest; PreToolUse for AskUserQuestion and \
+ExitPlanMode), codex (PermissionRequest), gemini (BeforeTool). Exit status 0 with no output means no \
+decision (no server, dismissed, or an event this hook leaves alone); 1 the input is not the agent's hook JSON.")]
+    Hook {
+        /// claude-code, codex or gemini.
+        #[arg(value_parser = hook_agent)]
+        agent: user_questions::agents::Agent,
+    },
+    /// Register the hooks (and the MCP server) in an agent's settings.
+    Setup(setup::SetupArgs),
+}
+
+fn hook_agent(s: &str) -> Result<user_questions::agents::Agent, String> {
+    user_questions::agents::Agent::from_command_name(s)
+        .ok_or_else(|| format!("unknown agent {s:?}; choose claude-code, codex or gemini"))
 }
 
 fn main() -> ExitCode {
@@ -83,6 +102,8 @@ fn main() -> ExitCode {
             Command::Ask(args) => ask::run(socket, args).await,
             Command::Answer(args) => answer::run(socket, args).await,
             Command::Pending { json } => pending(socket, json).await,
+            Command::Hook { agent } => hook::run(socket, agent).await,
+            Command::Setup(args) => setup::run(args),
             Command::Mcp { agent_id } => {
                 let server = user_questions::mcp::McpServer::new(socket, agent_id);
                 match user_questions::mcp::serve_stdio(server).await {
@@ -105,7 +126,7 @@ pub fn client_failure(e: &ClientError) -> ExitCode {
     match e {
         ClientError::NotRunning(_) => fail(EXIT_NO_SERVER, &e.to_string()),
         ClientError::Service(e) => fail(1, &format!("Error: {}", e.message())),
-        ClientError::Closed => fail(1, &format!("Error: {e}")),
+        ClientError::Closed | ClientError::ForeignServer { .. } => fail(1, &format!("Error: {e}")),
     }
 }
 

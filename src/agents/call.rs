@@ -1,0 +1,191 @@
+//! How a tool call reads to the person who must allow it: a shell command in a fenced
+//! `sh` block with its description, a file edit or write as a unified diff of the
+//! change (against the file as it is on disk, when it can be read), a fetch as its URL,
+//! and anything else as readable JSON. Every agent's hook shares this; each maps its
+//! own tool names onto [`Call`].
+
+use std::path::Path;
+
+use serde_json::Value;
+use similar::TextDiff;
+
+/// A tool call, in the terms a person judges it by.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Shell { command: String, description: Option<String> },
+    Edit { path: String, edits: Vec<Replace> },
+    Write { path: String, content: String },
+    Fetch { url: String, prompt: Option<String> },
+    Other { tool: String, input: Value },
+}
+
+/// One `old → new` replacement of an edit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replace {
+    pub old: String,
+    pub new: String,
+    pub all: bool,
+}
+
+impl Replace {
+    /// Reads `{old_string, new_string, replace_all?}`; `None` when a string is missing.
+    pub fn from_input(input: &Value) -> Option<Self> {
+        Some(Self {
+            old: input.get("old_string")?.as_str()?.to_owned(),
+            new: input.get("new_string")?.as_str()?.to_owned(),
+            all: input.get("replace_all").and_then(Value::as_bool).unwrap_or(false),
+        })
+    }
+}
+
+/// A string field of a tool input.
+pub fn text(input: &Value, key: &str) -> Option<String> {
+    input.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+impl Call {
+    /// The question to ask about the call, short enough for a notification's title.
+    pub fn question(&self, cwd: Option<&str>) -> String {
+        match self {
+            Self::Shell { .. } => "Run this command?".into(),
+            Self::Edit { path, .. } => format!("Edit {}?", shown_path(path, cwd)),
+            Self::Write { path, .. } => format!("Write {}?", shown_path(path, cwd)),
+            Self::Fetch { url, .. } => format!("Fetch {url}?"),
+            Self::Other { tool, .. } => format!("Use {tool}?"),
+        }
+    }
+
+    /// The call as markdown, for the question's detail.
+    pub fn detail(&self, cwd: Option<&str>) -> String {
+        match self {
+            Self::Shell { command, description } => {
+                let mut s = description.as_deref().map(|d| format!("{d}\n\n")).unwrap_or_default();
+                s.push_str(&fenced("sh", command));
+                s
+            }
+            Self::Edit { path, edits } => {
+                let before = std::fs::read_to_string(path).ok();
+                let diff = match &before {
+                    Some(before) if edits.iter().all(|e| before.contains(&e.old)) => {
+                        let after = edits.iter().fold(before.clone(), |text, e| {
+                            if e.all {
+                                text.replace(&e.old, &e.new)
+                            } else {
+                                text.replacen(&e.old, &e.new, 1)
+                            }
+                        });
+                        unified(path, before, &after)
+                    }
+                    // The file is not readable here (or changed): the edit alone.
+                    _ => edits.iter().map(|e| unified(path, &e.old, &e.new)).collect::<Vec<_>>().join(""),
+                };
+                format!("`{}`\n\n{}", shown_path(path, cwd), fenced("diff", &diff))
+            }
+            Self::Write { path, content } => {
+                let before = std::fs::read_to_string(path).unwrap_or_default();
+                let what = if Path::new(path).exists() { "overwrites" } else { "creates" };
+                format!(
+                    "`{}` ({what} the file)\n\n{}",
+                    shown_path(path, cwd),
+                    fenced("diff", &unified(path, &before, content))
+                )
+            }
+            Self::Fetch { url, prompt } => {
+                let mut s = format!("<{url}>");
+                if let Some(p) = prompt {
+                    s.push_str(&format!("\n\n{p}"));
+                }
+                s
+            }
+            Self::Other { tool, input } => {
+                let json = serde_json::to_string_pretty(input).unwrap_or_else(|_| input.to_string());
+                format!("{tool}\n\n{}", fenced("json", &json))
+            }
+        }
+    }
+}
+
+/// A path relative to the project when it lies inside it.
+fn shown_path(path: &str, cwd: Option<&str>) -> String {
+    cwd.and_then(|cwd| Path::new(path).strip_prefix(cwd).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .map(|rel| rel.display().to_string())
+        .unwrap_or_else(|| path.to_owned())
+}
+
+fn unified(path: &str, before: &str, after: &str) -> String {
+    let name = path.trim_start_matches('/');
+    TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .missing_newline_hint(false)
+        .to_string()
+}
+
+/// A fenced code block whose fence is longer than any run of backticks inside it,
+/// so no content can close it early.
+pub fn fenced(lang: &str, body: &str) -> String {
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    format!("{fence}{lang}\n{body}\n{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_command_is_a_fenced_sh_block_under_its_description() {
+        let call = Call::Shell { command: "rm -rf node_modules".into(), description: Some("Remove deps".into()) };
+        assert_eq!(call.detail(None), "Remove deps\n\n```sh\nrm -rf node_modules\n```");
+        assert_eq!(call.question(None), "Run this command?");
+    }
+
+    #[test]
+    fn backticks_inside_cannot_close_the_fence() {
+        let s = fenced("sh", "echo ```` done");
+        assert!(s.starts_with("`````sh\n") && s.ends_with("\n`````"), "{s}");
+    }
+
+    #[test]
+    fn an_edit_is_a_diff_of_the_file_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("src").join("main.rs");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "fn main() {\n    println!(\"hi\");\n}\n").unwrap();
+        let p = path.to_str().unwrap().to_owned();
+        let edit = Replace { old: "\"hi\"".into(), new: "\"hello\"".into(), all: false };
+        let call = Call::Edit { path: p.clone(), edits: vec![edit] };
+        let cwd = dir.path().to_str().unwrap();
+        assert_eq!(call.question(Some(cwd)), "Edit src/main.rs?");
+        let detail = call.detail(Some(cwd));
+        assert!(detail.starts_with("`src/main.rs`\n\n```diff\n"), "{detail}");
+        assert!(
+            detail.contains("@@ -1,3 +1,3 @@\n fn main() {\n-    println!(\"hi\");\n+    println!(\"hello\");\n }"),
+            "{detail}"
+        );
+    }
+
+    #[test]
+    fn an_edit_of_an_unreadable_file_shows_the_replacement() {
+        let edit = Replace { old: "a\n".into(), new: "b\n".into(), all: false };
+        let detail = Call::Edit { path: "/nowhere/x.txt".into(), edits: vec![edit] }.detail(None);
+        assert!(detail.contains("-a\n+b\n"), "{detail}");
+    }
+
+    #[test]
+    fn a_new_file_is_all_added_lines() {
+        let detail = Call::Write { path: "/nowhere/new.txt".into(), content: "one\ntwo\n".into() }.detail(None);
+        assert!(detail.contains("(creates the file)"), "{detail}");
+        assert!(detail.contains("+one\n+two\n"), "{detail}");
+    }
+
+    #[test]
+    fn anything_else_is_readable_json() {
+        let call = Call::Other { tool: "mcp__db__query".into(), input: json!({"sql": "select 1"}) };
+        assert_eq!(call.detail(None), "mcp__db__query\n\n```json\n{\n  \"sql\": \"select 1\"\n}\n```");
+    }
+}

@@ -1,0 +1,246 @@
+//! Claude Code's hooks (its hooks reference, "PermissionRequest", "PreToolUse",
+//! "Permission update entries"): a permission prompt for any tool, its own
+//! AskUserQuestion tool, and plan approval (ExitPlanMode, on both events). Every other
+//! event and tool is left to Claude Code: no question, no output.
+
+use serde_json::{json, Map, Value};
+
+use super::call::{text, Call, Replace};
+use super::permission::{self, Choice, Verdict};
+use super::{HookAsk, HookInput, HookInputError, DENIED};
+use crate::model::{Answer, Question};
+use crate::tool;
+
+const APPROVE: &str = "Approve";
+const APPROVE_EDITS: &str = "Approve and auto-accept edits";
+const REVISE: &str = "Revise";
+
+pub fn translate(hook: &HookInput) -> Result<Option<HookAsk>, HookInputError> {
+    match hook.event.as_str() {
+        "PermissionRequest" => {
+            let (tool, input) = hook.tool()?;
+            Ok(Some(match tool {
+                "ExitPlanMode" => plan_review(input, Event::PermissionRequest),
+                _ => permission_request(hook, tool, input),
+            }))
+        }
+        "PreToolUse" => {
+            let (tool, input) = hook.tool()?;
+            Ok(match tool {
+                "AskUserQuestion" => ask_user_question(input),
+                "ExitPlanMode" => Some(plan_review(input, Event::PreToolUse)),
+                _ => None,
+            })
+        }
+        _ => Ok(None),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Event {
+    PermissionRequest,
+    PreToolUse,
+}
+
+/// What a Claude Code tool call is, in the terms a person judges it by.
+pub fn call(tool: &str, input: &Value) -> Call {
+    let other = || Call::Other { tool: tool.to_owned(), input: input.clone() };
+    let path = text(input, "file_path");
+    match tool {
+        "Bash" | "PowerShell" => match text(input, "command") {
+            Some(command) => Call::Shell { command, description: text(input, "description") },
+            None => other(),
+        },
+        "Edit" => match (path, Replace::from_input(input)) {
+            (Some(path), Some(edit)) => Call::Edit { path, edits: vec![edit] },
+            _ => other(),
+        },
+        "MultiEdit" => {
+            let edits: Option<Vec<Replace>> = input
+                .get("edits")
+                .and_then(Value::as_array)
+                .map(|e| e.iter().filter_map(Replace::from_input).collect());
+            match (path, edits) {
+                (Some(path), Some(edits)) if !edits.is_empty() => Call::Edit { path, edits },
+                _ => other(),
+            }
+        }
+        "Write" => match (path, text(input, "content")) {
+            (Some(path), Some(content)) => Call::Write { path, content },
+            _ => other(),
+        },
+        "WebFetch" => match text(input, "url") {
+            Some(url) => Call::Fetch { url, prompt: text(input, "prompt") },
+            None => other(),
+        },
+        _ => other(),
+    }
+}
+
+fn permission_request(hook: &HookInput, tool: &str, input: &Value) -> HookAsk {
+    let call = call(tool, input);
+    let suggestions: Vec<Value> =
+        hook.fields.get("permission_suggestions").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut choices: Vec<Choice> = suggestions.iter().map(always_allow).collect();
+    permission::unique_labels(&mut choices);
+    let question = permission::question(call.question(hook.cwd()), tool, call.detail(hook.cwd()), &choices);
+    HookAsk::new(vec![question], move |answer| {
+        let decision = match permission::verdict(answer, &choices, DENIED) {
+            Verdict::Allow => json!({"behavior": "allow"}),
+            Verdict::Choice(i) => json!({"behavior": "allow", "updatedPermissions": [suggestions[i].clone()]}),
+            Verdict::Deny(message) => json!({"behavior": "deny", "message": message}),
+            Verdict::NoDecision => return None,
+        };
+        Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
+    })
+}
+
+/// One `permission_suggestions` entry as a choice: what it allows, and where the rule
+/// is saved.
+fn always_allow(entry: &Value) -> Choice {
+    let strings = |key: &str| -> Vec<String> {
+        entry
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    let what = match entry.get("type").and_then(Value::as_str) {
+        Some("addRules") | Some("replaceRules") => {
+            let rules: Vec<String> = entry
+                .get("rules")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|r| {
+                    let tool = r.get("toolName").and_then(Value::as_str).unwrap_or("?");
+                    match r.get("ruleContent").and_then(Value::as_str) {
+                        Some(content) => format!("{tool}({content})"),
+                        None => tool.to_owned(),
+                    }
+                })
+                .collect();
+            rules.join(", ")
+        }
+        Some("setMode") => format!("{} mode", entry.get("mode").and_then(Value::as_str).unwrap_or("another")),
+        Some("addDirectories") => format!("access to {}", strings("directories").join(", ")),
+        Some(other) => other.to_owned(),
+        None => "this".to_owned(),
+    };
+    let destination = match entry.get("destination").and_then(Value::as_str) {
+        Some("session") => "for this session only (not saved)",
+        Some("localSettings") => "saved for this project, only you (.claude/settings.local.json)",
+        Some("projectSettings") => "saved for this project, everyone who shares it (.claude/settings.json)",
+        Some("userSettings") => "saved for all your projects (~/.claude/settings.json)",
+        _ => "saved where Claude Code suggests",
+    };
+    Choice { label: format!("Always allow {what}"), description: format!("Adds the rule {destination}") }
+}
+
+/// AskUserQuestion: the agent's questions become one ask; the answers go back in
+/// `updatedInput`, keyed by question text, as the tool reads them.
+fn ask_user_question(input: &Value) -> Option<HookAsk> {
+    let asked = input.get("questions")?.as_array()?.clone();
+    let questions: Vec<Question> = asked
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let mut question =
+                Question::new(format!("q{}", i + 1), q.get("question").and_then(Value::as_str).unwrap_or(""));
+            question.header = text(q, "header");
+            question.multi_select = q.get("multiSelect").and_then(Value::as_bool).unwrap_or(false);
+            for o in q.get("options").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(label) = o.get("label").and_then(Value::as_str) {
+                    if !question.has_option(label) {
+                        question = question.option(label, o.get("description").and_then(Value::as_str));
+                    }
+                }
+            }
+            question
+        })
+        .collect();
+    if questions.is_empty() {
+        return None;
+    }
+    let input = input.clone();
+    let texts: Vec<String> = questions.iter().map(|q| q.question.clone()).collect();
+    Some(HookAsk::new(questions, move |answer: &Answer| {
+        let mut answers = Map::new();
+        for (item, text) in answer.answers.iter().zip(&texts) {
+            let mut parts = item.selected.clone();
+            parts.extend(item.custom.clone());
+            if !parts.is_empty() {
+                answers.insert(text.clone(), parts.join(", ").into());
+            }
+        }
+        if answers.is_empty() {
+            return Some(pre_tool_use(json!({
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "The user chose not to answer these questions in User Questions; go on by your own judgement."
+            })));
+        }
+        let mut updated = input.clone();
+        updated["answers"] = Value::Object(answers);
+        Some(pre_tool_use(json!({"permissionDecision": "allow", "updatedInput": updated})))
+    }))
+}
+
+/// ExitPlanMode: the injected plan under review. On PermissionRequest the person may
+/// also approve and switch the session to accepting edits, as Claude Code's own
+/// dialog offers.
+fn plan_review(input: &Value, event: Event) -> HookAsk {
+    let plan = text(input, "plan").unwrap_or_default();
+    let mut question = tool::plan_review(&plan);
+    if let Some(path) = text(input, "planFilePath") {
+        question.detail = Some(format!("{plan}\n\n---\n\n*Plan file: `{path}`*"));
+    }
+    if plan.trim().is_empty() {
+        question.detail = Some(format!("{}*(Claude Code sent no plan text.)*", question.detail.unwrap_or_default()));
+    }
+    if let Event::PermissionRequest = event {
+        let revise = question.options.pop().expect("a plan review ends with Revise");
+        question = question
+            .option(APPROVE_EDITS, Some("Approve, and accept file edits without asking for the rest of this session"));
+        question.options.push(revise);
+    }
+    let input = input.clone();
+    HookAsk::new(vec![question], move |answer: &Answer| {
+        let item = answer.answers.first()?;
+        let feedback = item.custom.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
+        let choice = item.selected.first().map(String::as_str);
+        let revise = match (choice, feedback) {
+            (_, Some(text)) => text,
+            (Some(REVISE), None) => "The user asked to revise the plan in User Questions.".to_owned(),
+            (Some(approve @ (APPROVE | APPROVE_EDITS)), None) => {
+                return Some(match event {
+                    Event::PreToolUse => pre_tool_use(json!({"permissionDecision": "allow", "updatedInput": input})),
+                    Event::PermissionRequest => {
+                        let mut decision = json!({"behavior": "allow"});
+                        if approve == APPROVE_EDITS {
+                            decision["updatedPermissions"] =
+                                json!([{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]);
+                        }
+                        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}})
+                    }
+                })
+            }
+            _ => return None,
+        };
+        Some(match event {
+            Event::PreToolUse => {
+                pre_tool_use(json!({"permissionDecision": "deny", "permissionDecisionReason": revise}))
+            }
+            Event::PermissionRequest => {
+                json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": revise}}})
+            }
+        })
+    })
+}
+
+fn pre_tool_use(mut fields: Value) -> Value {
+    fields["hookEventName"] = "PreToolUse".into();
+    json!({"hookSpecificOutput": fields})
+}

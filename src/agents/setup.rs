@@ -1,0 +1,358 @@
+//! `userq setup <agent>`: registers User Questions' hooks (and its MCP server, where the
+//! agent loads one) in the agent's user settings, and takes them out again.
+//!
+//! Every edit keeps the rest of the user's settings as they were: JSON is edited as
+//! data with its key order kept, TOML with `toml_edit` so comments and layout stay. A
+//! run that would change nothing writes nothing; a write goes through a temporary file
+//! and a rename, and the first write keeps the original as `<file>.bak`. `--remove`
+//! takes out exactly what setup adds (handlers whose command is `… userq hook <agent>`,
+//! the `user-questions` MCP server); when what remains is the original, the original's
+//! bytes come back, and a file setup created is removed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use super::{gemini, Agent};
+
+/// A hook's timeout: a day, so a question nobody has seen yet is not ended by the agent.
+pub const DAY_SECS: u64 = 86_400;
+/// The name of the MCP server setup registers.
+pub const MCP_NAME: &str = "user-questions";
+
+pub struct Setup {
+    pub agent: Agent,
+    /// The user's home folder.
+    pub home: PathBuf,
+    /// Claude Code only: write this project's `.claude/settings.json` instead.
+    pub project: Option<PathBuf>,
+    /// `userq`, by its absolute path.
+    pub userq: PathBuf,
+    pub remove: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{path} is not valid {format}, so it was left untouched: {error}")]
+    Invalid { path: PathBuf, format: &'static str, error: String },
+    #[error("cannot read {path}: {error}")]
+    Read { path: PathBuf, error: std::io::Error },
+    #[error("cannot write {path}: {error}")]
+    Write { path: PathBuf, error: std::io::Error },
+}
+
+/// One file setup would change.
+#[derive(Debug)]
+pub struct FileChange {
+    pub path: PathBuf,
+    /// What changes, one line each, for the person.
+    pub what: Vec<String>,
+    /// The new contents, or `None` to remove the file (setup had created it).
+    pub contents: Option<Vec<u8>>,
+    /// Restoring the original exactly: the `.bak` is no longer needed.
+    pub drop_backup: bool,
+}
+
+impl Setup {
+    /// The changes to make; empty when the settings are as they should be already.
+    pub fn plan(&self) -> Result<Vec<FileChange>, SetupError> {
+        let command = hook_command(&self.userq, self.agent);
+        let mut changes = Vec::new();
+        match self.agent {
+            Agent::ClaudeCode => {
+                let base = self.project.as_deref().unwrap_or(&self.home);
+                let handler = json!({"type": "command", "command": command, "timeout": DAY_SECS});
+                let groups = [
+                    ("PermissionRequest", json!({"hooks": [handler]})),
+                    ("PreToolUse", json!({"matcher": "AskUserQuestion|ExitPlanMode", "hooks": [handler]})),
+                ];
+                changes.extend(self.json_file(&base.join(".claude/settings.json"), &groups, None)?);
+            }
+            Agent::Codex => {
+                let codex_home = std::env::var_os("CODEX_HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| self.home.join(".codex"));
+                let handler = json!({"type": "command", "command": command, "timeout": DAY_SECS});
+                let groups = [("PermissionRequest", json!({"hooks": [handler]}))];
+                changes.extend(self.codex_config(&codex_home.join("config.toml"))?);
+                changes.extend(self.json_file(&codex_home.join("hooks.json"), &groups, None)?);
+            }
+            Agent::Gemini => {
+                let handler =
+                    json!({"name": MCP_NAME, "type": "command", "command": command, "timeout": DAY_SECS * 1000});
+                let groups = [("BeforeTool", json!({"matcher": gemini::MATCHER, "hooks": [handler]}))];
+                let server = json!({"command": self.userq, "args": ["mcp"], "timeout": DAY_SECS * 1000});
+                changes.extend(self.json_file(&self.home.join(".gemini/settings.json"), &groups, Some(server))?);
+            }
+        }
+        Ok(changes)
+    }
+
+    /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
+    fn json_file(
+        &self,
+        path: &Path,
+        groups: &[(&str, Value)],
+        mcp: Option<Value>,
+    ) -> Result<Option<FileChange>, SetupError> {
+        let original = read(path)?;
+        let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
+        let parse = |text: &str| -> Result<Value, SetupError> {
+            match serde_json::from_str::<Value>(text).map_err(|e| invalid(e.to_string()))? {
+                v @ Value::Object(_) => Ok(v),
+                _ => Err(invalid("the top level is not an object".into())),
+            }
+        };
+        let before = match &original {
+            Some(text) => parse(text)?,
+            None => json!({}),
+        };
+        let mut after = before.clone();
+        let mut what = Vec::new();
+        let name = path.display();
+        if self.remove {
+            for (event, _) in groups {
+                if remove_hooks(&mut after, event, self.agent) {
+                    what.push(format!("removed the {event} hook from {name}"));
+                }
+            }
+            if mcp.is_some() && remove_key(&mut after, "mcpServers", MCP_NAME) {
+                what.push(format!("removed the MCP server {MCP_NAME} from {name}"));
+            }
+            if self.agent == Agent::Gemini {
+                // Hooks were turned on by setup only when the original had them off.
+                let backup = read(&backup_path(path))?.and_then(|b| serde_json::from_str::<Value>(&b).ok());
+                if backup.is_some_and(|b| b["hooksConfig"]["enabled"] == json!(false))
+                    && after["hooksConfig"]["enabled"] == json!(true)
+                {
+                    after["hooksConfig"]["enabled"] = json!(false);
+                    what.push(format!("turned hooksConfig.enabled back off in {name}"));
+                }
+            }
+        } else {
+            for (event, group) in groups {
+                if add_hook(&mut after, event, group, self.agent) {
+                    what.push(format!("added the {event} hook to {name}"));
+                }
+            }
+            if let Some(server) = mcp {
+                let servers = object_at(&mut after, "mcpServers");
+                if servers.get(MCP_NAME) != Some(&server) {
+                    servers.insert(MCP_NAME.into(), server);
+                    what.push(format!("added the MCP server {MCP_NAME} to {name}"));
+                }
+            }
+            if self.agent == Agent::Gemini && after["hooksConfig"]["enabled"] == json!(false) {
+                after["hooksConfig"]["enabled"] = json!(true);
+                what.push(format!("turned hooks on (hooksConfig.enabled) in {name}"));
+            }
+        }
+        if after == before {
+            return Ok(None);
+        }
+        let pretty = |v: &Value| format!("{}\n", serde_json::to_string_pretty(v).expect("JSON values serialise"));
+        Ok(Some(self.finish(
+            path,
+            original,
+            what,
+            pretty(&after),
+            |bak| parse(bak).ok() == Some(after.clone()),
+            after == json!({}),
+        )))
+    }
+
+    /// Codex's `config.toml`: the MCP server with a day's tool timeout.
+    fn codex_config(&self, path: &Path) -> Result<Option<FileChange>, SetupError> {
+        let original = read(path)?;
+        let mut doc: toml_edit::DocumentMut =
+            original.as_deref().unwrap_or("").parse().map_err(|e: toml_edit::TomlError| SetupError::Invalid {
+                path: path.to_owned(),
+                format: "TOML",
+                error: e.to_string(),
+            })?;
+        let name = path.display();
+        let what;
+        if self.remove {
+            let Some(servers) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) else { return Ok(None) };
+            if servers.remove(MCP_NAME).is_none() {
+                return Ok(None);
+            }
+            if servers.is_empty() {
+                doc.remove("mcp_servers");
+            }
+            what = format!("removed the MCP server {MCP_NAME} from {name}");
+        } else {
+            let mut table = toml_edit::Table::new();
+            table["command"] = toml_edit::value(self.userq.display().to_string());
+            table["args"] = toml_edit::value(toml_edit::Array::from_iter(["mcp"]));
+            table["tool_timeout_sec"] = toml_edit::value(DAY_SECS as i64);
+            let servers = doc.entry("mcp_servers").or_insert_with(|| {
+                let mut t = toml_edit::Table::new();
+                t.set_implicit(true);
+                toml_edit::Item::Table(t)
+            });
+            let Some(servers) = servers.as_table_like_mut() else {
+                return Err(SetupError::Invalid {
+                    path: path.to_owned(),
+                    format: "TOML",
+                    error: "mcp_servers is not a table".into(),
+                });
+            };
+            let current = servers.get(MCP_NAME).map(|i| i.to_string());
+            if current.as_deref().map(str::trim) == Some(table.to_string().trim()) {
+                return Ok(None);
+            }
+            servers.insert(MCP_NAME, toml_edit::Item::Table(table));
+            what = format!("added the MCP server {MCP_NAME} (tool_timeout_sec = {DAY_SECS}) to {name}");
+        }
+        let text = doc.to_string();
+        let empty = text.trim().is_empty();
+        Ok(Some(self.finish(path, original, vec![what], text.clone(), |bak| bak == text, empty)))
+    }
+
+    /// The change to one file: on removal, the original's bytes when what remains is
+    /// the original, and no file at all when setup had created it.
+    fn finish(
+        &self,
+        path: &Path,
+        original: Option<String>,
+        what: Vec<String>,
+        text: String,
+        is_backup: impl Fn(&str) -> bool,
+        empty: bool,
+    ) -> FileChange {
+        let mut change =
+            FileChange { path: path.to_owned(), what, contents: Some(text.into_bytes()), drop_backup: false };
+        if self.remove {
+            match read(&backup_path(path)).ok().flatten() {
+                Some(bak) if is_backup(&bak) => {
+                    change.contents = Some(bak.into_bytes());
+                    change.drop_backup = true;
+                }
+                None if empty && original.is_some() => change.contents = None,
+                _ => {}
+            }
+        }
+        change
+    }
+}
+
+/// Writes the changes: each file atomically, the original kept once as `<file>.bak`.
+pub fn apply(changes: &[FileChange]) -> Result<(), SetupError> {
+    for change in changes {
+        let path = &change.path;
+        let write_err = |error| SetupError::Write { path: path.clone(), error };
+        let backup = backup_path(path);
+        match &change.contents {
+            None => std::fs::remove_file(path).map_err(write_err)?,
+            Some(bytes) => {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(write_err)?;
+                }
+                if path.exists() && !backup.exists() && !change.drop_backup {
+                    std::fs::copy(path, &backup).map_err(write_err)?;
+                }
+                let tmp = path.with_extension("userq-tmp");
+                let mut file = std::fs::File::create(&tmp).map_err(write_err)?;
+                file.write_all(bytes).and_then(|()| file.sync_all()).map_err(write_err)?;
+                if let Ok(meta) = std::fs::metadata(path) {
+                    std::fs::set_permissions(&tmp, meta.permissions()).map_err(write_err)?;
+                }
+                std::fs::rename(&tmp, path).map_err(write_err)?;
+            }
+        }
+        if change.drop_backup {
+            std::fs::remove_file(&backup).map_err(write_err)?;
+        }
+    }
+    Ok(())
+}
+
+/// The command an agent runs: `<absolute userq> hook <agent>`, quoted for a shell
+/// when the path needs it.
+pub fn hook_command(userq: &Path, agent: Agent) -> String {
+    let path = userq.display().to_string();
+    let safe = path.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c));
+    let path = if safe { path } else { format!("'{}'", path.replace('\'', r"'\''")) };
+    format!("{path} hook {}", agent.command_name())
+}
+
+/// Whether a hook handler is one setup wrote for `agent`, wherever `userq` was then.
+fn is_ours(handler: &Value, agent: Agent) -> bool {
+    let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
+    let Some(rest) = command.strip_suffix(&format!(" hook {}", agent.command_name())) else { return false };
+    let program = rest.trim().trim_matches('\'');
+    Path::new(program).file_name().is_some_and(|n| n == "userq")
+}
+
+fn read(path: &Path) -> Result<Option<String>, SetupError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(SetupError::Read { path: path.to_owned(), error }),
+    }
+}
+
+fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".bak");
+    PathBuf::from(name)
+}
+
+fn object_at<'a>(root: &'a mut Value, key: &str) -> &'a mut Map<String, Value> {
+    let slot = &mut root[key];
+    if !slot.is_object() {
+        *slot = json!({});
+    }
+    slot.as_object_mut().expect("just made an object")
+}
+
+/// Puts `group` in `hooks.<event>`, replacing a group of ours that differs; true when
+/// something changed.
+fn add_hook(root: &mut Value, event: &str, group: &Value, agent: Agent) -> bool {
+    let hooks = object_at(root, "hooks");
+    let list = hooks.entry(event).or_insert_with(|| json!([]));
+    if !list.is_array() {
+        *list = json!([]);
+    }
+    let list = list.as_array_mut().expect("just made an array");
+    let ours = |g: &Value| g["hooks"].as_array().is_some_and(|h| h.iter().any(|h| is_ours(h, agent)));
+    if list.iter().filter(|g| ours(g)).eq([group]) {
+        return false;
+    }
+    list.retain(|g| !ours(g));
+    list.push(group.clone());
+    true
+}
+
+/// Takes every handler of ours out of `hooks.<event>`, and what it leaves empty.
+fn remove_hooks(root: &mut Value, event: &str, agent: Agent) -> bool {
+    let Some(list) = root.get_mut("hooks").and_then(|h| h.get_mut(event)).and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let mut changed = false;
+    for group in list.iter_mut() {
+        if let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) {
+            let before = handlers.len();
+            handlers.retain(|h| !is_ours(h, agent));
+            changed |= handlers.len() != before;
+        }
+    }
+    list.retain(|g| g["hooks"].as_array().is_none_or(|h| !h.is_empty()));
+    if list.is_empty() {
+        remove_key(root, "hooks", event);
+    }
+    changed
+}
+
+/// Removes `root[outer][key]`, and `root[outer]` when that leaves it empty.
+fn remove_key(root: &mut Value, outer: &str, key: &str) -> bool {
+    let Some(map) = root.get_mut(outer).and_then(Value::as_object_mut) else { return false };
+    let removed = map.shift_remove(key).is_some();
+    if map.is_empty() {
+        root.as_object_mut().expect("settings are an object").shift_remove(outer);
+    }
+    removed
+}

@@ -1,0 +1,107 @@
+//! `userq hook <agent>`: one agent hook. It reads the agent's hook input on stdin, asks
+//! through the socket as an agent of its own (so parallel hooks never collide), waits
+//! for the person, and prints the decision in the agent's shape. It never breaks its
+//! agent: with no server, a dismissal, or any doubt it prints no decision and exits 0,
+//! and the agent's own prompt takes over; only input that is not the agent's JSON
+//! exits 1 (never 2, which blocks the tool). When the agent ends the hook (a signal,
+//! or closing the pipe it reads), the question is withdrawn everywhere.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
+use user_questions::agents::Agent;
+use user_questions::channel::asker::{AgentSpec, Asker};
+use user_questions::channel::client::ClientError;
+
+pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
+    let name = format!("userq hook {}", agent.command_name());
+    let mut input = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
+        return crate::fail(1, &format!("{name}: cannot read the hook input: {e}"));
+    }
+    let ask = match agent.translate(&input) {
+        Ok(Some(ask)) => ask,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => return crate::fail(1, &format!("{name}: {e}; no decision")),
+    };
+    let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
+    let id =
+        format!("{}-{session}-{}-{:06x}", agent.command_name(), std::process::id(), rand::random::<u32>() & 0xff_ffff);
+    let asker = Asker::new(socket, agent.display_name(), Some(AgentSpec { id, delegation_depth: 0 }))
+        .with_context(ask.context.clone());
+    if let Err(e) = asker.connect().await {
+        return no_decision(&name, &e);
+    }
+    let cancel = CancellationToken::new();
+    tokio::spawn(watch_the_agent(cancel.clone()));
+    match asker.ask(&ask.questions, &cancel).await {
+        Ok(answer) => {
+            if let Some(output) = ask.decide(&answer) {
+                println!("{output}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(_) if cancel.is_cancelled() => ExitCode::SUCCESS,
+        Err(e) => no_decision(&name, &e),
+    }
+}
+
+/// Says on stderr why the agent decides for itself this time, and exits 0.
+fn no_decision(name: &str, e: &ClientError) -> ExitCode {
+    let why = match e {
+        ClientError::Service(e) if e.code() == "ASK_CANCELLED" => "dismissed in User Questions".to_owned(),
+        ClientError::Service(e) => e.message().to_owned(),
+        other => other.to_string(),
+    };
+    eprintln!("{name}: {why}; no decision, the agent asks in its own prompt");
+    ExitCode::SUCCESS
+}
+
+/// Resolves `cancel` when the agent ends the hook: SIGTERM, SIGINT or SIGHUP, or the
+/// pipe the agent reads our stdout from closing.
+async fn watch_the_agent(cancel: CancellationToken) {
+    let (mut term, mut int, mut hup) =
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt()), signal(SignalKind::hangup())) {
+            (Ok(t), Ok(i), Ok(h)) => (t, i, h),
+            _ => return,
+        };
+    let (closed_tx, closed) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        if stdout_closes() {
+            let _ = closed_tx.send(());
+        }
+    });
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+        _ = hup.recv() => {}
+        Ok(()) = closed => {}
+    }
+    cancel.cancel();
+}
+
+/// Blocks until stdout's reader goes away (a pipe reports an error or hang-up then);
+/// false when stdout is something that never does.
+fn stdout_closes() -> bool {
+    loop {
+        let mut fd = libc::pollfd { fd: libc::STDOUT_FILENO, events: 0, revents: 0 };
+        // SAFETY: one valid pollfd, for the length given.
+        let n = unsafe { libc::poll(&mut fd, 1, -1) };
+        if n < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+            return true;
+        }
+        if fd.revents & libc::POLLNVAL != 0 {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
