@@ -124,7 +124,7 @@ fn ping_pong_median() -> Duration {
 
 fn measure(server_threads: usize, floor: Duration) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bench.sock");
+    let path = dir.path().join("run").join("bench.sock");
     let (ready_tx, ready) = std::sync::mpsc::channel();
     apart(server_threads, {
         let path = path.clone();

@@ -3,65 +3,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::*;
+use common::process::*;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
-use tokio::process::{Child, Command};
-
-fn userq(socket: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_userq"));
-    c.env("USERQ_SOCKET", socket).env_remove("RUST_LOG").kill_on_drop(true);
-    c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
-    c
-}
-
-/// `userq serve` in a temp folder, ready once its socket exists.
-async fn serve(socket: &Path) -> Child {
-    let child = userq(socket).arg("serve").spawn().unwrap();
-    for _ in 0..200 {
-        if std::os::unix::net::UnixStream::connect(socket).is_ok() {
-            return child;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("userq serve did not listen on {}", socket.display());
-}
-
-fn signal(child: &Child, sig: i32) {
-    unsafe { libc::kill(child.id().unwrap() as i32, sig) };
-}
-
-struct Output {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-async fn finish(child: Child) -> Output {
-    let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output()).await.expect("exits").unwrap();
-    Output {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn temp_socket() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("userq.sock");
-    (dir, path)
-}
-
-async fn answerer(socket: &Path, scope: Value) -> Peer {
-    let mut p = Peer::connect(socket).await;
-    p.call("initialize", json!({"protocolVersion": 1, "client": {"name": "t", "version": "1"}})).await;
-    p.register("test", scope).await;
-    p
-}
 
 #[tokio::test]
 async fn exit_codes_without_a_server_and_for_usage() {

@@ -82,7 +82,7 @@ mod tests {
     #[test]
     fn the_window_lists_answers_dismisses_and_keeps_drafts() {
         let dir = tempfile::tempdir().unwrap();
-        let desk = Desk::start(dir.path().join("userq.sock")).unwrap();
+        let desk = Desk::start(dir.path().join("run").join("userq.sock")).unwrap();
         let service = desk.service.clone();
         let app = mock_builder()
             .manage(desk)
@@ -155,6 +155,6 @@ mod tests {
         let other = WebviewWindowBuilder::new(&app, "other", Default::default()).build().unwrap();
         assert!(invoke(&other, "list_questions", json!({})).is_err());
         app.state::<Desk>().stop();
-        assert!(!dir.path().join("userq.sock").exists(), "a clean stop removes the socket");
+        assert!(!dir.path().join("run").join("userq.sock").exists(), "a clean stop removes the socket");
     }
 }

@@ -2,6 +2,8 @@
 //! peer that speaks raw JSON lines to it, as outside clients do.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::path::PathBuf;
 use std::time::Duration;
 

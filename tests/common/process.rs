@@ -1,0 +1,69 @@
+//! Helpers of the tests that run `userq` as real processes: a server in a temp folder,
+//! an answerer on its socket, and a process's exit code and output.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::process::{Child, Command};
+
+use super::Peer;
+
+pub fn userq(socket: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_userq"));
+    c.env("USERQ_SOCKET", socket).env_remove("RUST_LOG").kill_on_drop(true);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+    c
+}
+
+/// `userq serve` in a temp folder, ready once its socket exists.
+pub async fn serve(socket: &Path) -> Child {
+    let mut child = userq(socket).arg("serve").spawn().unwrap();
+    for _ in 0..500 {
+        if std::os::unix::net::UnixStream::connect(socket).is_ok() {
+            return child;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let _ = child.start_kill();
+    let out = finish(child).await;
+    panic!("userq serve did not listen on {}: {}", socket.display(), out.stderr);
+}
+
+pub fn signal(child: &Child, sig: i32) {
+    unsafe { libc::kill(child.id().unwrap() as i32, sig) };
+}
+
+pub struct Output {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub async fn finish(child: Child) -> Output {
+    let out = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output()).await.expect("exits").unwrap();
+    Output {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+pub fn temp_socket() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    // The server listens only in a folder that is its user's alone.
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let path = dir.path().join("userq.sock");
+    (dir, path)
+}
+
+pub async fn answerer(socket: &Path, scope: Value) -> Peer {
+    let mut p = Peer::connect(socket).await;
+    p.call("initialize", json!({"protocolVersion": 1, "client": {"name": "t", "version": "1"}})).await;
+    p.register("test", scope).await;
+    p
+}

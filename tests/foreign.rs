@@ -1,0 +1,129 @@
+//! Nobody else can stand in for the server. Tried as another local user would: these
+//! tests run as root (as CI does) and make a second account for the stranger. The
+//! server refuses a socket folder another user owns or can use; every client refuses a
+//! server run by another user, and a hook then takes no decision.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::process::*;
+use serde_json::json;
+use tokio::io::AsyncWriteExt;
+
+const STRANGER: &str = "userq-stranger";
+
+/// The stranger's uid, making the account the first time.
+fn stranger() -> u32 {
+    assert_eq!(unsafe { libc::getuid() }, 0, "these tests play a second user and need root, as CI runs them");
+    let id = || std::process::Command::new("id").args(["-u", STRANGER]).output().unwrap();
+    let mut out = id();
+    if !out.status.success() {
+        let made = std::process::Command::new("useradd")
+            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", STRANGER])
+            .status()
+            .unwrap();
+        assert!(made.success() || id().status.success(), "useradd {STRANGER}");
+        out = id();
+    }
+    String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
+}
+
+fn chown(path: &Path, uid: u32) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::chown(c.as_ptr(), uid, uid) }, 0);
+}
+
+#[tokio::test]
+async fn the_server_refuses_a_folder_that_is_not_its_users_alone() {
+    let uid = stranger();
+    let (dir, _) = temp_socket();
+    // Owned by another user.
+    let theirs = dir.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o700)).unwrap();
+    chown(&theirs, uid);
+    let out = finish(userq(&theirs.join("userq.sock")).arg("serve").spawn().unwrap()).await;
+    assert_eq!(out.code, Some(1));
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&theirs.display().to_string()) && out.stderr.contains(&format!("uid {uid}")),
+        "{}",
+        out.stderr
+    );
+    // Ours, but open to everyone, as the temp folder's fallback was when another user
+    // made it first: XDG_RUNTIME_DIR unset, the socket under <temp dir>/user-questions-0.
+    let tmp = dir.path().join("tmp");
+    let open = tmp.join("user-questions-0");
+    std::fs::create_dir_all(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let mut serve = userq(Path::new(""));
+    serve.env_remove("USERQ_SOCKET").env_remove("XDG_RUNTIME_DIR").env("TMPDIR", &tmp).arg("serve");
+    let out = finish(serve.spawn().unwrap()).await;
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains(&open.display().to_string()) && out.stderr.contains("mode 777"), "{}", out.stderr);
+    assert!(!open.join("userq.sock").exists());
+    // A folder it makes itself is 0700.
+    std::fs::remove_dir(&open).unwrap();
+    let mut serve = userq(Path::new(""));
+    serve.env_remove("USERQ_SOCKET").env_remove("XDG_RUNTIME_DIR").env("TMPDIR", &tmp).arg("serve");
+    let mut child = serve.spawn().unwrap();
+    for _ in 0..500 {
+        if open.join("userq.sock").exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(std::fs::metadata(&open).unwrap().permissions().mode() & 0o777, 0o700);
+    child.start_kill().unwrap();
+}
+
+#[tokio::test]
+async fn clients_refuse_a_server_run_by_another_user() {
+    let uid = stranger();
+    let (dir, _) = temp_socket();
+    // The stranger may pass through our temp folder to a folder of their own in it.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    let theirs = dir.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o700)).unwrap();
+    chown(&theirs, uid);
+    let socket = theirs.join("userq.sock");
+    // The stranger's server, with an answerer of theirs that says Yes to everything.
+    let mut server = tokio::process::Command::new("setpriv");
+    server
+        .args(["--reuid", &uid.to_string(), "--regid", &uid.to_string(), "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_userq"))
+        .arg("serve")
+        .env("USERQ_SOCKET", &socket)
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let _server = server.spawn().unwrap();
+    for _ in 0..500 {
+        if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let out = finish(userq(&socket).args(["ask", "Deploy?", "--option", "Yes"]).spawn().unwrap()).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(1), ""), "{}", out.stderr);
+    assert!(out.stderr.contains(&format!("runs as uid {uid}")), "{}", out.stderr);
+    for args in [vec!["pending"], vec!["answer", "--once"]] {
+        let out = finish(userq(&socket).args(&args).spawn().unwrap()).await;
+        assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("refusing the server"), "{args:?}: {}", out.stderr);
+    }
+    // A hook takes no decision and says why.
+    let mut hook = userq(&socket).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
+    let input =
+        json!({"hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}});
+    let mut stdin = hook.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).await.unwrap();
+    drop(stdin);
+    let out = finish(hook).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+    assert!(out.stderr.contains("refusing the server"), "{}", out.stderr);
+}

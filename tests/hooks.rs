@@ -1,0 +1,434 @@
+//! `userq hook <agent>` as each agent runs it: the real binary fed the hook inputs the
+//! agents' documentation shows, a real server, and a test answerer on the socket that
+//! plays the person. Each test asserts the exact JSON the agent reads.
+
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::process::*;
+use common::*;
+use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
+use tokio::process::Child;
+
+/// A hook process fed `input` on stdin, which is then closed, as agents do.
+async fn hook(socket: &Path, agent: &str, input: &Value) -> Child {
+    let mut child = userq(socket).args(["hook", agent]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).await.unwrap();
+    drop(stdin);
+    child
+}
+
+/// The person: takes the next offer and answers it at once; returns the request.
+async fn answer(person: &mut Peer, answer: Value) -> Value {
+    let offer = person.expect("questions/offer").await;
+    person.reply(&offer["id"], json!({"answer": answer})).await;
+    offer["params"]["request"].clone()
+}
+
+fn item(id: &str, selected: &[&str], custom: Option<&str>) -> Value {
+    let mut v = json!({"id": id, "selected": selected});
+    if let Some(c) = custom {
+        v["custom"] = c.into();
+    }
+    json!({"answers": [v]})
+}
+
+/// What the hook printed, parsed, after it exited 0.
+async fn decision(child: Child) -> Option<Value> {
+    let out = finish(child).await;
+    assert_eq!(out.code, Some(0), "stderr: {}", out.stderr);
+    match out.stdout.trim() {
+        "" => None,
+        line => {
+            assert_eq!(out.stdout.lines().count(), 1, "at most one JSON object: {}", out.stdout);
+            Some(serde_json::from_str(line).unwrap())
+        }
+    }
+}
+
+fn bash_request() -> Value {
+    json!({
+        "session_id": "abc123",
+        "transcript_path": "/home/me/.claude/projects/x/00893aaf.jsonl",
+        "cwd": "/home/me/shop",
+        "permission_mode": "default",
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf node_modules", "description": "Remove node_modules directory"},
+        "permission_suggestions": [{
+            "type": "addRules",
+            "rules": [{"toolName": "Bash", "ruleContent": "rm -rf node_modules"}],
+            "behavior": "allow",
+            "destination": "localSettings"
+        }]
+    })
+}
+
+fn permission_output(decision: Value) -> Value {
+    json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}})
+}
+
+#[tokio::test]
+async fn claude_code_permission_request_for_bash() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+
+    let child = hook(&socket, "claude-code", &bash_request()).await;
+    let always = "Always allow Bash(rm -rf node_modules)";
+    let request = answer(&mut person, item("permission", &[always], None)).await;
+    let q = &request["questions"][0];
+    assert_eq!(q["question"], "Run this command?");
+    assert_eq!(q["header"], "Bash");
+    assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow"}));
+    assert_eq!(q["detail"], "Remove node_modules directory\n\n```sh\nrm -rf node_modules\n```");
+    let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Allow", always, "Deny"]);
+    assert!(q["options"][1]["description"].as_str().unwrap().contains("this project, only you"), "{q}");
+    assert!(q.get("multiSelect").is_none(), "single-select");
+    assert_eq!(request["context"], json!({"project": "/home/me/shop", "session": "abc123", "source": "Claude Code"}));
+    assert_eq!(request["agent"]["client"], "Claude Code");
+    let suggestion = bash_request()["permission_suggestions"][0].clone();
+    assert_eq!(
+        decision(child).await,
+        Some(permission_output(json!({"behavior": "allow", "updatedPermissions": [suggestion]})))
+    );
+
+    for (answer_given, expected) in [
+        (item("permission", &["Allow"], None), Some(permission_output(json!({"behavior": "allow"})))),
+        (
+            item("permission", &["Deny"], None),
+            Some(permission_output(json!({"behavior": "deny", "message": "The user denied this in User Questions."}))),
+        ),
+        (
+            item("permission", &[], Some("use pnpm prune instead")),
+            Some(permission_output(json!({"behavior": "deny", "message": "use pnpm prune instead"}))),
+        ),
+        (item("permission", &[], None), None),
+    ] {
+        let child = hook(&socket, "claude-code", &bash_request()).await;
+        answer(&mut person, answer_given.clone()).await;
+        assert_eq!(decision(child).await, expected, "for {answer_given}");
+    }
+}
+
+#[tokio::test]
+async fn claude_code_permission_request_for_an_edit_shows_its_diff() {
+    let (dir, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let file = dir.path().join("app.py");
+    std::fs::write(&file, "import os\n\ndef main():\n    print('hi')\n").unwrap();
+    let input = json!({
+        "session_id": "s1", "cwd": dir.path(), "hook_event_name": "PermissionRequest", "tool_name": "Edit",
+        "tool_input": {"file_path": file, "old_string": "print('hi')", "new_string": "print('hello')", "replace_all": false}
+    });
+    let child = hook(&socket, "claude-code", &input).await;
+    let request = answer(&mut person, item("permission", &["Allow"], None)).await;
+    let q = &request["questions"][0];
+    assert_eq!(q["question"], "Edit app.py?");
+    let detail = q["detail"].as_str().unwrap();
+    assert!(detail.starts_with("`app.py`\n\n```diff\n"), "{detail}");
+    assert!(
+        detail.contains("@@ -1,4 +1,4 @@\n import os\n \n def main():\n-    print('hi')\n+    print('hello')\n```"),
+        "{detail}"
+    );
+    assert_eq!(decision(child).await, Some(permission_output(json!({"behavior": "allow"}))));
+}
+
+#[tokio::test]
+async fn claude_code_ask_user_question() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let questions = json!([
+        {"question": "Which framework?", "header": "Framework", "multiSelect": false,
+         "options": [{"label": "React", "description": "The usual"}, {"label": "Vue"}]},
+        {"question": "Which checks?", "header": "Checks", "multiSelect": true,
+         "options": [{"label": "lint"}, {"label": "test"}, {"label": "types"}]}
+    ]);
+    let input = json!({"session_id": "s2", "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "AskUserQuestion",
+                       "tool_use_id": "toolu_1", "tool_input": {"questions": questions}});
+    let child = hook(&socket, "claude-code", &input).await;
+    let answers = json!({"answers": [
+        {"id": "q1", "selected": [], "custom": "Svelte"},
+        {"id": "q2", "selected": ["lint", "test"]}
+    ]});
+    let request = answer(&mut person, answers).await;
+    assert_eq!(
+        request["questions"],
+        json!([
+            {"id": "q1", "question": "Which framework?", "header": "Framework",
+             "options": [{"label": "React", "description": "The usual"}, {"label": "Vue"}]},
+            {"id": "q2", "question": "Which checks?", "header": "Checks", "multiSelect": true,
+             "options": [{"label": "lint"}, {"label": "test"}, {"label": "types"}]}
+        ])
+    );
+    assert_eq!(
+        decision(child).await,
+        Some(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+            "updatedInput": {"questions": questions,
+                             "answers": {"Which framework?": "Svelte", "Which checks?": "lint, test"}}}}))
+    );
+
+    // One skipped question is left out; all skipped is a deny that lets Claude go on.
+    let child = hook(&socket, "claude-code", &input).await;
+    answer(&mut person, json!({"answers": [{"id": "q1", "selected": ["Vue"]}, {"id": "q2", "selected": []}]})).await;
+    let out = decision(child).await.unwrap();
+    assert_eq!(out["hookSpecificOutput"]["updatedInput"]["answers"], json!({"Which framework?": "Vue"}));
+    let child = hook(&socket, "claude-code", &input).await;
+    answer(&mut person, json!({"answers": [{"id": "q1", "selected": []}, {"id": "q2", "selected": []}]})).await;
+    let out = decision(child).await.unwrap();
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(out["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap().contains("chose not to answer"));
+}
+
+#[tokio::test]
+async fn claude_code_plan_approval_on_both_events() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let tool_input = json!({"plan": "## Refactor auth\n1. Extract the session store", "planFilePath": "/home/me/.claude/plans/auth.md"});
+    let pre = json!({"session_id": "s3", "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "ExitPlanMode",
+                     "tool_use_id": "toolu_2", "tool_input": tool_input});
+    let child = hook(&socket, "claude-code", &pre).await;
+    let request = answer(&mut person, item("plan", &["Approve"], None)).await;
+    let q = &request["questions"][0];
+    assert_eq!(q["intent"], json!({"kind": "plan-review", "approve": "Approve"}));
+    assert!(q["detail"].as_str().unwrap().starts_with("## Refactor auth\n1. Extract the session store"));
+    assert!(q["detail"].as_str().unwrap().contains("/home/me/.claude/plans/auth.md"));
+    assert_eq!(
+        decision(child).await,
+        Some(
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": tool_input}})
+        )
+    );
+    let child = hook(&socket, "claude-code", &pre).await;
+    answer(&mut person, item("plan", &[], Some("Keep the old store behind a flag"))).await;
+    assert_eq!(
+        decision(child).await,
+        Some(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                    "permissionDecisionReason": "Keep the old store behind a flag"}}))
+    );
+
+    let mut perm = pre.clone();
+    perm["hook_event_name"] = "PermissionRequest".into();
+    perm.as_object_mut().unwrap().remove("tool_use_id");
+    let child = hook(&socket, "claude-code", &perm).await;
+    let request = answer(&mut person, item("plan", &["Approve and auto-accept edits"], None)).await;
+    let labels: Vec<&str> =
+        request["questions"][0]["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Approve", "Approve and auto-accept edits", "Revise"]);
+    assert_eq!(
+        decision(child).await,
+        Some(permission_output(json!({"behavior": "allow",
+            "updatedPermissions": [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]})))
+    );
+    let child = hook(&socket, "claude-code", &perm).await;
+    answer(&mut person, item("plan", &["Revise"], None)).await;
+    let out = decision(child).await.unwrap();
+    assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "deny");
+    assert!(out["hookSpecificOutput"]["decision"]["message"].as_str().unwrap().contains("revise"), "{out}");
+}
+
+#[tokio::test]
+async fn codex_permission_request() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let input = json!({
+        "session_id": "019a-codex", "turn_id": "t1", "transcript_path": null, "cwd": "/home/me/api",
+        "hook_event_name": "PermissionRequest", "model": "gpt-5-codex", "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "cargo publish"},
+        "approval_context": {"sandbox_permissions": "require_escalated", "justification": "Publish the crate to crates.io"}
+    });
+    let child = hook(&socket, "codex", &input).await;
+    let request = answer(&mut person, item("permission", &["Allow"], None)).await;
+    let q = &request["questions"][0];
+    assert_eq!(q["detail"], "Publish the crate to crates.io\n\n```sh\ncargo publish\n```");
+    let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Allow", "Deny"]);
+    assert_eq!(request["context"]["source"], "Codex");
+    assert_eq!(decision(child).await, Some(permission_output(json!({"behavior": "allow"}))));
+    let child = hook(&socket, "codex", &input).await;
+    answer(&mut person, item("permission", &["Deny"], None)).await;
+    assert_eq!(
+        decision(child).await,
+        Some(permission_output(json!({"behavior": "deny", "message": "The user denied this in User Questions."})))
+    );
+}
+
+#[tokio::test]
+async fn gemini_before_tool() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let input = json!({
+        "session_id": "g1", "transcript_path": "/t.json", "cwd": "/home/me/site", "hook_event_name": "BeforeTool",
+        "timestamp": "2026-12-01T10:00:00Z", "tool_name": "run_shell_command",
+        "tool_input": {"command": "npm run deploy", "description": "Deploy the site"}
+    });
+    let child = hook(&socket, "gemini", &input).await;
+    let request = answer(&mut person, item("permission", &["Allow"], None)).await;
+    assert_eq!(request["questions"][0]["detail"], "Deploy the site\n\n```sh\nnpm run deploy\n```");
+    assert_eq!(request["context"]["source"], "Gemini CLI");
+    assert_eq!(decision(child).await, Some(json!({"decision": "allow"})));
+    let child = hook(&socket, "gemini", &input).await;
+    answer(&mut person, item("permission", &[], Some("not on a Friday"))).await;
+    assert_eq!(decision(child).await, Some(json!({"decision": "deny", "reason": "not on a Friday"})));
+}
+
+#[tokio::test]
+async fn a_hook_the_agent_ends_withdraws_its_question() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    // Ended by a signal.
+    let child = hook(&socket, "claude-code", &bash_request()).await;
+    let offer = person.expect("questions/offer").await;
+    person.reply(&offer["id"], json!({"claim": true})).await;
+    signal(&child, libc::SIGTERM);
+    let withdraw = person.expect("questions/withdraw").await;
+    assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
+    assert_eq!(decision(child).await, None);
+    // Ended by closing the pipe it writes its decision to.
+    let mut child = hook(&socket, "claude-code", &bash_request()).await;
+    let offer = person.expect("questions/offer").await;
+    person.reply(&offer["id"], json!({"claim": true})).await;
+    drop(child.stdout.take());
+    let withdraw = person.expect("questions/withdraw").await;
+    assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
+    let out = finish(child).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
+
+#[tokio::test]
+async fn a_dismissal_is_no_decision() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let child = hook(&socket, "claude-code", &bash_request()).await;
+    let offer = person.expect("questions/offer").await;
+    person.reply(&offer["id"], json!({"claim": true})).await;
+    let r = person
+        .call(
+            "questions/reject",
+            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED",
+                                         "message": "the user cancelled ask_user_question"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({}));
+    let out = finish(child).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+    assert!(out.stderr.contains("dismissed"), "{}", out.stderr);
+}
+
+#[tokio::test]
+async fn hooks_never_break_their_agent() {
+    let (_d, socket) = temp_socket();
+    // No server: one line on stderr, no decision, exit 0.
+    let out = finish(hook(&socket, "claude-code", &bash_request()).await).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("no user-questions server"), "{}", out.stderr);
+    // Events and tools a hook leaves alone: nothing at all.
+    for input in [
+        json!({"hook_event_name": "Stop", "session_id": "s"}),
+        json!({"hook_event_name": "Notification", "message": "waiting"}),
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    ] {
+        let out = finish(hook(&socket, "claude-code", &input).await).await;
+        assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (Some(0), "", ""), "{input}");
+    }
+    // Input that is not the agent's JSON: one line on stderr, exit 1, never 2.
+    let cases: [(&[u8], &str); 4] = [
+        (b"not json", "not JSON"),
+        (b"[1, 2]", "not a JSON object"),
+        (b"{\"tool_name\": \"Bash\"}", "no hook_event_name"),
+        (b"{\"hook_event_name\": \"PermissionRequest\", \"tool_name\": \"Bash\"}", "no tool_input"),
+    ];
+    for agent in ["claude-code", "codex", "gemini"] {
+        for (raw, why) in cases {
+            let mut child = userq(&socket).args(["hook", agent]).stdin(Stdio::piped()).spawn().unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(raw).await.unwrap();
+            drop(stdin);
+            let out = finish(child).await;
+            let raw = String::from_utf8_lossy(raw);
+            if agent == "gemini" && raw.contains("PermissionRequest") {
+                assert_eq!(out.code, Some(0), "an event Gemini's hook leaves alone");
+                continue;
+            }
+            if agent == "codex" && !raw.contains("PermissionRequest") && raw.starts_with('{') {
+                assert_eq!(out.code, Some(1), "{agent} {raw}: {}", out.stderr);
+            }
+            assert_eq!(out.code, Some(1), "{agent} {raw}: {}", out.stderr);
+            assert_eq!(out.stdout, "");
+            assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+            assert!(out.stderr.contains(why), "{agent} {raw}: {}", out.stderr);
+        }
+    }
+}
+
+#[tokio::test]
+async fn parallel_hooks_are_each_their_own_ask() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let mut children = Vec::new();
+    for command in ["echo one", "echo two", "echo three"] {
+        let mut input = bash_request();
+        input["tool_input"]["command"] = command.into();
+        children.push((command, hook(&socket, "claude-code", &input).await));
+    }
+    let mut offers = Vec::new();
+    for _ in 0..3 {
+        let offer = person.expect("questions/offer").await;
+        person.reply(&offer["id"], json!({"claim": true})).await;
+        offers.push(offer);
+    }
+    let agents: std::collections::HashSet<_> =
+        offers.iter().map(|o| o["params"]["request"]["agent"]["id"].clone()).collect();
+    assert_eq!(agents.len(), 3, "one agent each, though one session");
+    // Answered in reverse order: each hook gets its own answer.
+    for offer in offers.iter().rev() {
+        let detail = offer["params"]["request"]["questions"][0]["detail"].as_str().unwrap().to_owned();
+        let choice = if detail.contains("echo two") { "Deny" } else { "Allow" };
+        let r = person
+            .call(
+                "questions/answer",
+                json!({"ask": offer["params"]["ask"], "answer": item("permission", &[choice], None)}),
+            )
+            .await;
+        assert_eq!(r["result"], json!({}), "{r}");
+    }
+    for (command, child) in children {
+        let behavior = decision(child).await.unwrap()["hookSpecificOutput"]["decision"]["behavior"].clone();
+        assert_eq!(behavior, if command == "echo two" { "deny" } else { "allow" }, "{command}");
+    }
+}
+
+#[tokio::test]
+async fn no_decision_comes_quickly_enough_for_the_agent_to_take_over() {
+    // The bound is generous: the promise is "within a second", and this guards the
+    // path that has no server against waiting out the restart patience.
+    let (_d, socket) = temp_socket();
+    let started = std::time::Instant::now();
+    let out = finish(
+        hook(
+            &socket,
+            "codex",
+            &json!({"hook_event_name": "PermissionRequest", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "cwd": "/"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(out.code, Some(0));
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+}

@@ -1,0 +1,187 @@
+//! `userq setup <agent>` on a temporary HOME, through the real binary: merged into the
+//! user's settings, idempotent to the byte, `--dry-run` writes nothing, `--remove`
+//! gives back the settings as they were (comments included), and files that are not
+//! valid JSON or TOML are refused and left untouched.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::process::*;
+use serde_json::{json, Value};
+
+struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    fn new() -> Self {
+        Self { dir: tempfile::tempdir().unwrap() }
+    }
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap()
+    }
+    fn json(&self, rel: &str) -> Value {
+        serde_json::from_str(&self.read(rel)).unwrap()
+    }
+    async fn setup(&self, args: &[&str]) -> Output {
+        let mut c = userq(Path::new("/nowhere.sock"));
+        c.env("HOME", self.dir.path()).env_remove("CODEX_HOME").current_dir(self.dir.path()).arg("setup").args(args);
+        finish(c.spawn().unwrap()).await
+    }
+}
+
+fn userq_path() -> String {
+    std::fs::canonicalize(env!("CARGO_BIN_EXE_userq")).unwrap().display().to_string()
+}
+
+const CLAUDE_SETTINGS: &str = r#"{
+    "model": "opus",
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit.sh"}]}]
+    }
+}
+"#;
+
+#[tokio::test]
+async fn claude_code_merge_idempotence_dry_run_and_remove() {
+    let home = Home::new();
+    home.write(".claude/settings.json", CLAUDE_SETTINGS);
+    let out = home.setup(&["claude-code", "--dry-run"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("would have added the PermissionRequest hook"), "{}", out.stdout);
+    assert_eq!(home.read(".claude/settings.json"), CLAUDE_SETTINGS, "a dry run writes nothing");
+
+    let out = home.setup(&["claude-code"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("claude mcp add user-questions --"), "{}", out.stdout);
+    let command = format!("{} hook claude-code", userq_path());
+    let handler = json!({"type": "command", "command": command, "timeout": 86400});
+    let settings = home.json(".claude/settings.json");
+    assert_eq!(settings["model"], "opus");
+    assert_eq!(settings["permissions"], json!({"allow": ["Bash(npm test)"]}));
+    assert_eq!(settings["hooks"]["PermissionRequest"], json!([{"hooks": [handler]}]));
+    assert_eq!(
+        settings["hooks"]["PreToolUse"],
+        json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit.sh"}]},
+               {"matcher": "AskUserQuestion|ExitPlanMode", "hooks": [handler]}])
+    );
+    assert_eq!(home.read(".claude/settings.json.bak"), CLAUDE_SETTINGS, "the original is kept once");
+    assert!(!home.path(".claude.json").exists(), "Claude Code's own state file is not touched");
+
+    let written = home.read(".claude/settings.json");
+    let out = home.setup(&["claude-code"]).await;
+    assert!(out.stdout.contains("nothing to change"), "{}", out.stdout);
+    assert_eq!(home.read(".claude/settings.json"), written, "a second run changes no byte");
+
+    let out = home.setup(&["claude-code", "--remove"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(home.read(".claude/settings.json"), CLAUDE_SETTINGS, "back as it was, byte for byte");
+    assert!(!home.path(".claude/settings.json.bak").exists());
+}
+
+#[tokio::test]
+async fn claude_code_remove_keeps_what_the_user_changed_since() {
+    let home = Home::new();
+    home.write(".claude/settings.json", CLAUDE_SETTINGS);
+    home.setup(&["claude-code"]).await;
+    let mut settings = home.json(".claude/settings.json");
+    settings["model"] = "sonnet".into();
+    home.write(".claude/settings.json", &serde_json::to_string_pretty(&settings).unwrap());
+    home.setup(&["claude-code", "--remove"]).await;
+    let mut expected: Value = serde_json::from_str(CLAUDE_SETTINGS).unwrap();
+    expected["model"] = "sonnet".into();
+    assert_eq!(home.json(".claude/settings.json"), expected);
+}
+
+#[tokio::test]
+async fn a_file_setup_created_is_removed_and_project_settings_are_their_own() {
+    let home = Home::new();
+    home.setup(&["claude-code", "--project"]).await;
+    assert!(home.path(".claude/settings.json").exists());
+    let out = home.setup(&["claude-code", "--project", "--remove"]).await;
+    assert!(out.stdout.contains("setup had created it"), "{}", out.stdout);
+    assert!(!home.path(".claude/settings.json").exists());
+    let out = home.setup(&["codex", "--project"]).await;
+    assert_eq!(out.code, Some(2), "--project is for Claude Code only");
+}
+
+#[tokio::test]
+async fn invalid_settings_are_refused_and_left_untouched() {
+    let home = Home::new();
+    home.write(".claude/settings.json", "{\"model\": \"opus\",}");
+    let out = home.setup(&["claude-code"]).await;
+    assert_eq!(out.code, Some(1));
+    let path = home.path(".claude/settings.json").display().to_string();
+    assert!(out.stderr.contains(&path) && out.stderr.contains("not valid JSON"), "{}", out.stderr);
+    assert_eq!(home.read(".claude/settings.json"), "{\"model\": \"opus\",}");
+    home.write(".codex/config.toml", "model = \"o3\n");
+    let out = home.setup(&["codex"]).await;
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("config.toml") && out.stderr.contains("not valid TOML"), "{}", out.stderr);
+    assert_eq!(home.read(".codex/config.toml"), "model = \"o3\n");
+    assert!(!home.path(".codex/hooks.json").exists(), "nothing is written when any file is refused");
+}
+
+const CODEX_CONFIG: &str =
+    "# my Codex settings\nmodel = \"gpt-5-codex\"   # the default\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n";
+
+#[tokio::test]
+async fn codex_keeps_comments_and_restores_them() {
+    let home = Home::new();
+    home.write(".codex/config.toml", CODEX_CONFIG);
+    let out = home.setup(&["codex"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("/hooks"), "says how to trust the hook: {}", out.stdout);
+    let config = home.read(".codex/config.toml");
+    assert!(config.starts_with(CODEX_CONFIG), "the user's lines stay as they were:\n{config}");
+    let doc: toml_edit::DocumentMut = config.parse().unwrap();
+    let ours = &doc["mcp_servers"]["user-questions"];
+    assert_eq!(ours["command"].as_str(), Some(userq_path().as_str()));
+    assert_eq!(ours["args"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect::<Vec<_>>(), ["mcp"]);
+    assert_eq!(ours["tool_timeout_sec"].as_integer(), Some(86400));
+    let hooks = home.json(".codex/hooks.json");
+    assert_eq!(
+        hooks,
+        json!({"hooks": {"PermissionRequest": [{"hooks": [{"type": "command",
+            "command": format!("{} hook codex", userq_path()), "timeout": 86400}]}]}})
+    );
+    let (config_after, hooks_after) = (home.read(".codex/config.toml"), home.read(".codex/hooks.json"));
+    home.setup(&["codex"]).await;
+    assert_eq!((home.read(".codex/config.toml"), home.read(".codex/hooks.json")), (config_after, hooks_after));
+    home.setup(&["codex", "--remove"]).await;
+    assert_eq!(home.read(".codex/config.toml"), CODEX_CONFIG);
+    assert!(!home.path(".codex/hooks.json").exists());
+}
+
+#[tokio::test]
+async fn gemini_turns_hooks_on_and_back_off() {
+    let home = Home::new();
+    let original = "{\n  \"theme\": \"GitHub\",\n  \"hooksConfig\": {\n    \"enabled\": false\n  }\n}\n";
+    home.write(".gemini/settings.json", original);
+    let out = home.setup(&["gemini"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let settings = home.json(".gemini/settings.json");
+    assert_eq!(settings["hooksConfig"]["enabled"], true);
+    assert_eq!(settings["theme"], "GitHub");
+    assert_eq!(
+        settings["hooks"]["BeforeTool"],
+        json!([{"matcher": "run_shell_command|write_file|replace", "hooks": [{"name": "user-questions",
+            "type": "command", "command": format!("{} hook gemini", userq_path()), "timeout": 86400000}]}])
+    );
+    assert_eq!(
+        settings["mcpServers"]["user-questions"],
+        json!({"command": userq_path(), "args": ["mcp"], "timeout": 86400000})
+    );
+    home.setup(&["gemini", "--remove"]).await;
+    assert_eq!(home.read(".gemini/settings.json"), original);
+}
