@@ -140,6 +140,6 @@ mod tests {
         assert!(item["properties"]["multi_select"].is_object());
         let option_keys: Vec<_> =
             item["properties"]["options"]["items"]["properties"].as_object().unwrap().keys().cloned().collect();
-        assert_eq!(option_keys, ["description", "label"]);
+        assert_eq!(option_keys, ["label", "description"]);
     }
 }
