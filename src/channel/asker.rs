@@ -132,3 +132,12 @@ impl Asker {
         }
     }
 }
+
+/// A spawned task that ends when its handle is dropped.
+pub struct AbortOnDrop<T>(pub tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

@@ -3,13 +3,16 @@
 //! `review_plan`, and asks through the socket as one live agent for the whole MCP
 //! session, so agent-scoped answerers (the desktop window) receive its questions.
 //! It connects lazily: initializing and listing tools never wait for the server.
+//! While a person has not answered, a call that carries a progress token gets
+//! `notifications/progress` every [`PROGRESS_EVERY`], so clients that move long calls
+//! to the background or give up on silent ones know it is still waiting.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -20,6 +23,9 @@ use crate::channel::asker::{AgentSpec, Asker};
 use crate::channel::client::ClientError;
 use crate::model::{AskRequest, UserQuestionError};
 use crate::tool;
+
+/// How often a waiting call reports that it is still waiting for the person.
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub struct McpServer {
     socket: PathBuf,
@@ -108,6 +114,21 @@ impl ServerHandler for McpServer {
             return Err(McpError::invalid_params(format!("unknown tool {name}"), None));
         }
         let input = Value::Object(request.arguments.unwrap_or_default());
+        let _progress = context.meta.get_progress_token().map(|token| {
+            let peer = context.peer.clone();
+            crate::channel::asker::AbortOnDrop(tokio::spawn(async move {
+                let mut ticks = tokio::time::interval(PROGRESS_EVERY);
+                ticks.tick().await;
+                for n in 1u32.. {
+                    ticks.tick().await;
+                    let mut p = ProgressNotificationParam::new(token.clone(), f64::from(n));
+                    p.message = Some("waiting for the user to answer".into());
+                    if peer.notify_progress(p).await.is_err() {
+                        return;
+                    }
+                }
+            }))
+        });
         let outcome = match request_for(name, &input) {
             Err(e) => Err(e),
             Ok(req) => match self.asker(&context).await.ask(&req.questions, &context.ct).await {

@@ -66,7 +66,9 @@ async def test_ask_user_question_returns_the_compact_answer(sock, answerer):
             tg.start_soon(ask)
             offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
             request = offer["params"]["request"]
-            assert request["agent"] == {"id": "claude-test", "delegationDepth": 0}
+            assert request["agent"]["id"] == "claude-test"
+            assert request["agent"]["delegationDepth"] == 0
+            assert request["agent"]["client"].startswith("userq-mcp (")
             assert request["questions"][0]["multiSelect"] is True
             a.reply(offer, {"answer": {"answers": [{"id": "pkg", "selected": ["pnpm"]}]}})
         result = results[0]
@@ -121,3 +123,34 @@ async def test_an_mcp_cancellation_withdraws_the_question(sock, answerer):
             tg.cancel_scope.cancel()
         withdraw = await anyio.to_thread.run_sync(a.expect, "questions/withdraw")
         assert withdraw["params"] == {"ask": offer["params"]["ask"], "reason": "aborted"}
+
+
+async def test_a_long_wait_reports_progress_to_a_call_with_a_progress_token(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    progress = []
+    heard = anyio.Event()
+
+    async def on_progress(value, total, message):
+        progress.append((value, message))
+        heard.set()
+
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        results = []
+        async with anyio.create_task_group() as tg:
+            async def ask():
+                results.append(await session.call_tool(
+                    "ask_user_question", {"questions": [{"id": "q", "question": "Still there?"}]},
+                    progress_callback=on_progress))
+
+            tg.start_soon(ask)
+            offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+            a.reply(offer, {"claim": True})
+            with anyio.fail_after(15):  # a report comes every 5 seconds while the person is away
+                await heard.wait()
+            a.call("questions/answer", {"ask": offer["params"]["ask"],
+                                        "answer": {"answers": [{"id": "q", "selected": [], "custom": "yes"}]}})
+        assert progress[0] == (1, "waiting for the user to answer")
+        assert text(results[0]) == '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}'
