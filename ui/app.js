@@ -67,9 +67,12 @@ function answerOf(form, pick) {
     const s = questionState(fs);
     const id = fs.dataset.qid;
     if (s.skip) { answers.push({ id, selected: [] }); continue; }
-    const selected = pick && pick.qid === id ? [pick.label] : s.selected;
+    const picked = pick && pick.qid === id;
+    const selected = picked ? [pick.label] : s.selected;
     const item = { id, selected };
-    if (s.custom.trim()) item.custom = s.custom;
+    // On a permission prompt typed text is the reason to deny: it goes with Deny (or
+    // alone), never with Allow.
+    if (s.custom.trim() && !(picked && pick.keepText === false)) item.custom = s.custom;
     answers.push(item);
   }
   return { answers };
@@ -136,6 +139,13 @@ function questionNode(view, q, draft) {
   const planned = q.planReview && view.questions.length === 1;
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
   if (detail) fs.append(detail);
+  if (q.permission && view.questions.length === 1) {
+    const reason = el("input", { type: "text", class: "other reason", "aria-label": "Tell the agent why, and deny",
+      placeholder: "Tell the agent why, and deny" });
+    reason.value = saved.custom || "";
+    fs.append(el("label", { class: "reason" }, el("span", { text: "Tell the agent why, and deny (Enter)" }), reason));
+    return fs;
+  }
   if (planned) {
     const feedback = el("textarea", { class: "feedback", "aria-label": "Feedback", placeholder: "Feedback for the agent (sent with Revise)" });
     feedback.value = saved.custom || "";
@@ -169,10 +179,22 @@ function formFor(view) {
   form.dataset.ask = view.ask;
   form.dataset.agent = view.agent ? view.agent.id : "";
   form.setAttribute("aria-label", view.questions[0].header || view.questions[0].question);
+  form.append(originNode(view));
   for (const q of view.questions) form.append(questionNode(view, q, view.draft));
   const actions = el("div", { class: "actions" });
   const only = view.questions[0];
-  if (view.questions.length === 1 && only.planReview) {
+  if (view.questions.length === 1 && only.permission) {
+    form.classList.add("buttons");
+    const approve = only.intent.approve;
+    const deny = only.options[only.options.length - 1].label;
+    for (const o of only.options) {
+      const cls = o.label === approve ? "primary approve" : o.label === deny ? "deny" : "option-button";
+      const keepText = o.label === deny;
+      actions.append(el("button", { type: "button", class: cls, text: o.label, title: o.description || "",
+        onclick: () => send(form, { qid: only.id, label: o.label, keepText }) }));
+    }
+  } else if (view.questions.length === 1 && only.planReview) {
+    form.classList.add("buttons");
     const approve = only.intent.approve;
     actions.append(el("button", { type: "button", class: "primary approve", text: approve, onclick: () => send(form, { qid: only.id, label: approve }) }));
     for (const o of only.options.filter((o) => o.label !== approve)) {
@@ -192,17 +214,49 @@ function formFor(view) {
   return form;
 }
 
+// Who asks, in which project and session: one line above each ask.
+function originNode(view) {
+  const c = view.context || {};
+  const by = c.source || (view.agent && view.agent.client) || "";
+  const line = el("p", { class: "origin" });
+  if (by) line.append(el("span", { class: "source", text: by }));
+  if (c.project) line.append(el("span", { class: "project", text: baseName(c.project), title: c.project }));
+  if (c.session) line.append(el("span", { class: "session", text: `session ${c.session.slice(0, 8)}`, title: c.session }));
+  if (view.agent) line.append(el("span", { class: "agent-id", text: view.agent.id }));
+  return line;
+}
+
+function baseName(path) {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : path;
+}
+
 // --- the list --------------------------------------------------------------
 
+// Asks of one agent session stay together: hooks ask as one agent per call, so a
+// session (with its source and project) is the group when the ask names one.
+function groupKey(view) {
+  const c = view.context || {};
+  if (c.session) return `session\u0000${c.source || ""}\u0000${c.project || ""}\u0000${c.session}`;
+  return view.agent ? `agent\u0000${view.agent.id}` : "";
+}
+
 function groupFor(view) {
-  const key = view.agent ? view.agent.id : "";
+  const key = groupKey(view);
   let group = [...main.querySelectorAll("section.agent")].find((s) => s.dataset.agent === key);
   if (!group) {
-    const title = el("h2", {},
-      el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
-      el("span", { class: "client", text: view.agent && view.agent.client ? view.agent.client : "" }),
-      el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
-      el("span", { class: "n" }));
+    const c = view.context || {};
+    const title = c.session
+      ? el("h2", {},
+        el("span", { class: "id", text: c.project ? baseName(c.project) : c.source || "" }),
+        el("span", { class: "client", text: c.source || (view.agent && view.agent.client) || "" }),
+        el("span", { class: "depth", text: `session ${c.session.slice(0, 8)}` }),
+        el("span", { class: "n" }))
+      : el("h2", {},
+        el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
+        el("span", { class: "client", text: view.agent && view.agent.client ? view.agent.client : "" }),
+        el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
+        el("span", { class: "n" }));
     group = el("section", { class: "agent" }, title);
     group.dataset.agent = key;
     main.append(group);
@@ -272,7 +326,7 @@ document.addEventListener("keydown", (e) => {
     const choice = form.querySelectorAll("fieldset.question")[0]?.querySelectorAll("input.choice")[Number(e.key) - 1];
     const planButton = form.querySelectorAll(".actions button:not(.dismiss)")[Number(e.key) - 1];
     if (choice) { choice.checked = choice.type === "radio" ? true : !choice.checked; choice.focus(); saveDraft(form); }
-    else if (planButton && form.querySelector(".plan")) planButton.focus();
+    else if (planButton && form.classList.contains("buttons")) planButton.focus();
     e.preventDefault();
   } else if (e.key === "Enter" && !e.target.matches("button")) {
     e.preventDefault();

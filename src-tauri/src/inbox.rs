@@ -10,7 +10,8 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
-use user_questions::model::{AgentInfo, Intent, QuestionOption, UserQuestionError};
+use user_questions::agents::permission;
+use user_questions::model::{AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
 use user_questions::{Answer, Answerer, Ask, Next};
 
 use crate::markdown;
@@ -29,6 +30,9 @@ pub struct QuestionView {
     pub intent: Option<Intent>,
     /// The intent is a plan review this window knows how to present.
     pub plan_review: bool,
+    /// The intent is a permission prompt (an agent's hook): Allow, any "always allow"
+    /// choices, Deny, and typed text as the reason to deny.
+    pub permission: bool,
 }
 
 /// The asking agent as the window shows it: its id, its client's name and its
@@ -53,6 +57,8 @@ impl From<&AgentInfo> for AgentView {
 pub struct AskView {
     pub ask: String,
     pub agent: Option<AgentView>,
+    /// Where the ask comes from: project, session, kind of agent.
+    pub context: Option<Context>,
     pub since: String,
     pub questions: Vec<QuestionView>,
     pub draft: Option<Value>,
@@ -91,6 +97,7 @@ fn view_of(ask: &Ask) -> AskView {
     AskView {
         ask: ask.id().to_owned(),
         agent: request.agent.as_ref().map(AgentView::from),
+        context: request.context.clone(),
         since: humantime::format_rfc3339_millis(ask.since()).to_string(),
         questions: request
             .questions
@@ -104,6 +111,7 @@ fn view_of(ask: &Ask) -> AskView {
                 multi_select: q.multi_select,
                 intent: q.intent.clone(),
                 plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
+                permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == permission::KIND),
             })
             .collect(),
         draft: None,

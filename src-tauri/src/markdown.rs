@@ -1,18 +1,35 @@
 //! Question detail is untrusted markdown shown in a webview that can call commands.
 //! It is rendered here, in Rust, and every byte of HTML passes ammonia's allow-list:
 //! no scripts, no event handlers, no styles, no iframes or SVG, links only to http(s)
-//! and mailto, opened nowhere by the page itself.
+//! and mailto, opened nowhere by the page itself. A fenced `diff` block has its added,
+//! removed and hunk lines marked (`span.add`, `span.del`, `span.hunk`), the only
+//! classes the allow-list keeps.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use pulldown_cmark::{html, Options, Parser};
+use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// Markdown to sanitized HTML.
 pub fn render(markdown: &str) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut unsafe_html = String::with_capacity(markdown.len() * 3 / 2);
-    html::push_html(&mut unsafe_html, Parser::new_ext(markdown, options));
+    let mut in_diff = false;
+    let events = Parser::new_ext(markdown, options).map(|event| match event {
+        Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref lang))) => {
+            in_diff = lang.as_ref() == "diff";
+            event
+        }
+        Event::End(TagEnd::CodeBlock) => {
+            in_diff = false;
+            event
+        }
+        Event::Text(text) if in_diff => Event::Html(CowStr::from(mark_diff(&text))),
+        other => other,
+    });
+    html::push_html(&mut unsafe_html, events);
+    let classes = HashMap::from([("span", HashSet::from(["add", "del", "hunk"]))]);
     ammonia::Builder::default()
+        .allowed_classes(classes)
         .url_schemes(HashSet::from(["http", "https", "mailto"]))
         .link_rel(Some("noopener noreferrer nofollow"))
         .rm_tags(&["img"])
@@ -20,9 +37,37 @@ pub fn render(markdown: &str) -> String {
         .to_string()
 }
 
+/// The lines of a diff, escaped, each in a span saying what it is.
+fn mark_diff(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let class = match line.as_bytes().first() {
+                Some(b'+') if !line.starts_with("+++") => Some("add"),
+                Some(b'-') if !line.starts_with("---") => Some("del"),
+                Some(b'@') => Some("hunk"),
+                _ => None,
+            };
+            let escaped = ammonia::clean_text(line);
+            match class {
+                Some(c) => format!("<span class=\"{c}\">{escaped}</span>"),
+                None => escaped,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::render;
+
+    #[test]
+    fn a_diff_marks_its_lines_and_escapes_them() {
+        let html = render("```diff\n@@ -1 +1 @@\n-<b>old</b>\n+new\n same\n```");
+        assert!(html.contains("<span class=\"hunk\">@@ -1 +1 @@\n</span>"), "{html}");
+        assert!(html.contains("<span class=\"del\">-&lt;b&gt;old&lt;/b&gt;\n</span>"), "{html}");
+        assert!(html.contains("<span class=\"add\">+new\n</span>"), "{html}");
+        assert!(!render("<span class=\"add\" onclick=\"x()\">x</span><p class=\"add\">y</p>").contains("onclick"));
+    }
 
     #[test]
     fn keeps_structure() {

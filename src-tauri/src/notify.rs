@@ -27,14 +27,30 @@ pub fn escape(text: &str) -> String {
 }
 
 fn agent_name(view: &AskView) -> String {
+    if let Some(source) = view.context.as_ref().and_then(|c| c.source.clone()) {
+        return source;
+    }
     view.agent.as_ref().map(|a| a.id.clone()).unwrap_or_else(|| "an agent".into())
+}
+
+/// The project folder's last part, as a person calls the project.
+fn project_name(view: &AskView) -> Option<String> {
+    let project = view.context.as_ref()?.project.as_deref()?;
+    let name = std::path::Path::new(project).file_name()?.to_string_lossy().into_owned();
+    Some(name)
 }
 
 /// The buttons of a question that can be answered from its notification.
 pub fn quick_answers(view: &AskView) -> Vec<String> {
     let [q] = view.questions.as_slice() else { return Vec::new() };
-    if q.multi_select || q.options.is_empty() || (q.options.len() > 3 && !q.plan_review) {
+    if q.multi_select || q.options.is_empty() || (q.options.len() > 3 && !q.plan_review && !q.permission) {
         return Vec::new();
+    }
+    if q.permission {
+        // Allow and Deny: an "always allow" rule is chosen in the window, where it is explained.
+        let approve = q.intent.as_ref().map(|i| i.approve.clone()).unwrap_or_default();
+        let deny = q.options.last().map(|o| o.label.clone()).filter(|l| *l != approve);
+        return std::iter::once(approve).chain(deny).collect();
     }
     if q.plan_review {
         let approve = q.intent.as_ref().map(|i| i.approve.clone()).unwrap_or_default();
@@ -51,10 +67,15 @@ pub fn text_for(new: &[&AskView]) -> (String, String) {
     match new {
         [one] => {
             let q = &one.questions[0];
-            let title = q.header.clone().unwrap_or_else(|| format!("Question from {}", agent_name(one)));
+            let title = match (&q.header, &one.context) {
+                (Some(header), Some(c)) if c.source.is_some() => format!("{}: {header}", agent_name(one)),
+                (Some(header), _) => header.clone(),
+                (None, _) => format!("Question from {}", agent_name(one)),
+            };
             let more =
                 if one.questions.len() > 1 { format!(" (+{} more)", one.questions.len() - 1) } else { String::new() };
-            (title, format!("{}{more}", q.question))
+            let project = project_name(one).map(|p| format!(" ({p})")).unwrap_or_default();
+            (title, format!("{}{more}{project}", q.question))
         }
         many => {
             let agents: HashSet<String> = many.iter().map(|v| agent_name(v)).collect();
@@ -215,6 +236,7 @@ mod tests {
         AskView {
             ask: ask.into(),
             agent: Some(AgentView { id: agent.into(), client: None, delegation_depth: 0 }),
+            context: None,
             since: String::new(),
             questions: vec![QuestionView {
                 id: "q".into(),
@@ -229,6 +251,7 @@ mod tests {
                     extra: Default::default(),
                 }),
                 plan_review: plan,
+                permission: false,
             }],
             draft: None,
         }
@@ -249,5 +272,22 @@ mod tests {
         assert!(quick_answers(&view("a", "x", &["1", "2", "3", "4"], false)).is_empty());
         assert_eq!(quick_answers(&view("a", "x", &["Revise", "Approve"], true)), ["Approve", "Revise"]);
         assert!(quick_answers(&view("a", "x", &[], false)).is_empty());
+    }
+
+    #[test]
+    fn a_permission_prompt_gets_allow_and_deny_and_names_its_agent_and_project() {
+        let mut v =
+            view("a", "claude-code-s1-7-abc", &["Allow", "Always allow Bash(ls)", "Always allow x", "Deny"], false);
+        v.questions[0].permission = true;
+        v.questions[0].header = Some("Bash".into());
+        v.questions[0].intent =
+            Some(Intent { kind: "permission".into(), approve: "Allow".into(), extra: Default::default() });
+        v.context = Some(user_questions::model::Context {
+            project: Some("/home/me/shop".into()),
+            session: Some("s1".into()),
+            source: Some("Claude Code".into()),
+        });
+        assert_eq!(quick_answers(&v), ["Allow", "Deny"]);
+        assert_eq!(text_for(&[&v]), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
     }
 }

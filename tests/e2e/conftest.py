@@ -30,9 +30,9 @@ def sock(tmp_path):
 def app(sock, tmp_path):
     """The real app under tauri-driver; yields the WebDriver session."""
     env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_WINDOW_IDLE_SECS="600", RUST_LOG="warn")
-    port = 4444 + os.getpid() % 1000
+    port, native_port = free_port(), free_port()
     driver_proc = subprocess.Popen(
-        [DRIVER, "--port", str(port), "--native-driver", "/usr/bin/WebKitWebDriver"],
+        [DRIVER, "--port", str(port), "--native-port", str(native_port), "--native-driver", "/usr/bin/WebKitWebDriver"],
         env=env, stdout=open(tmp_path / "driver.log", "w"), stderr=subprocess.STDOUT,
     )
     try:
@@ -46,7 +46,8 @@ def app(sock, tmp_path):
             except Exception:
                 time.sleep(0.1)
         else:
-            raise RuntimeError("tauri-driver did not start")
+            raise RuntimeError(f"tauri-driver did not start on port {port} (WebKitWebDriver on {native_port}); "
+                               f"read {tmp_path / 'driver.log'}")
         wait_for(lambda: sock.exists(), "the app's socket")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "count"))
         yield driver
@@ -55,6 +56,14 @@ def app(sock, tmp_path):
         driver_proc.terminate()
         driver_proc.wait(5)
         gone()
+
+
+def free_port():
+    """A TCP port nobody listens on now, so that test runs side by side never meet."""
+    import socket as _socket
+    with _socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def gone():

@@ -1,0 +1,100 @@
+"""Agents' own hooks in the real window: `userq hook` fed the agents' documented input,
+answered as a person would, in the form and from the notification's buttons."""
+
+import json
+import os
+import subprocess
+
+from selenium.webdriver.common.by import By
+
+from conftest import OUT, USERQ, displayed_notifications, forms, notification_log, shot, wait_for
+
+
+class Hook:
+    """`userq hook <agent>` as the agent runs it: input on stdin, then stdin closed."""
+
+    def __init__(self, sock, agent, hook_input):
+        env = dict(os.environ, USERQ_SOCKET=str(sock))
+        self.p = subprocess.Popen([USERQ, "hook", agent], env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.p.stdin.write(json.dumps(hook_input))
+        self.p.stdin.close()
+
+    def decision(self, timeout=10):
+        self.p.wait(timeout)
+        out, err = self.p.stdout.read(), self.p.stderr.read()
+        assert self.p.returncode == 0, err
+        return json.loads(out) if out.strip() else None
+
+
+def form_asking(driver, text):
+    xpath = f"//form[contains(@class,'ask')][.//p[@class='text' and text()={json.dumps(text)}]]"
+    return wait_for(lambda: driver.find_elements(By.XPATH, xpath), f"the question {text!r}")[0]
+
+
+def test_an_edit_shows_its_diff_and_is_always_allowed_from_the_window(app, sock, tmp_path):
+    project = tmp_path / "shop"
+    (project / "src").mkdir(parents=True)
+    source = project / "src" / "cart.py"
+    source.write_text("def total(items):\n    return sum(i.price for i in items)\n\n\ndef empty():\n    return []\n")
+    suggestion = {"type": "addRules", "rules": [{"toolName": "Edit", "ruleContent": "src/**"}],
+                  "behavior": "allow", "destination": "localSettings"}
+    hook = Hook(sock, "claude-code", {
+        "session_id": "7f3e2a91-claude", "cwd": str(project), "permission_mode": "default",
+        "hook_event_name": "PermissionRequest", "tool_name": "Edit",
+        "tool_input": {"file_path": str(source), "old_string": "    return sum(i.price for i in items)",
+                       "new_string": "    return sum(i.price * i.quantity for i in items)", "replace_all": False},
+        "permission_suggestions": [suggestion]})
+    form = form_asking(app, "Edit src/cart.py?")
+    origin = form.find_element(By.CSS_SELECTOR, ".origin").text
+    assert "Claude Code" in origin and "shop" in origin and "session 7f3e2a91" in origin, origin
+    assert form.find_element(By.CSS_SELECTOR, ".detail .del").text == "-    return sum(i.price for i in items)"
+    assert form.find_element(By.CSS_SELECTOR, ".detail .add").text == "+    return sum(i.price * i.quantity for i in items)"
+    reason = form.find_element(By.CSS_SELECTOR, "input.reason")
+    assert reason.get_attribute("placeholder") == "Tell the agent why, and deny"
+    buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
+    assert buttons == ["Allow", "Always allow Edit(src/**)", "Deny", "Dismiss"], buttons
+    shot(app, "permission-edit")
+    form.find_element(By.XPATH, ".//button[text()='Always allow Edit(src/**)']").click()
+    assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                               "decision": {"behavior": "allow", "updatedPermissions": [suggestion]}}}
+    wait_for(lambda: not forms(app), "the answered permission to leave")
+
+
+def test_a_command_is_denied_from_its_notification(app, sock):
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    hook = Hook(sock, "claude-code", {
+        "session_id": "s-notify", "cwd": "/home/me/api", "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash", "tool_input": {"command": "git push --force", "description": "Force-push main"}})
+    form_asking(app, "Run this command?")
+    wait_for(lambda: "Claude Code: Bash" in notification_log(), "the permission's notification")
+    wait_for(lambda: displayed_notifications() == 1, "the notification on screen")
+    (OUT / "action").write_text("Deny")
+    try:
+        subprocess.run(["dunstctl", "context"], check=True, timeout=10)
+    finally:
+        (OUT / "action").unlink()
+    assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
+        "behavior": "deny", "message": "The user denied this in User Questions."}}}
+    wait_for(lambda: not forms(app), "the denied permission to leave the window")
+
+
+def test_ask_user_question_with_two_questions_is_answered_in_the_form(app, sock):
+    questions = [
+        {"question": "Which database?", "header": "Storage", "multiSelect": False,
+         "options": [{"label": "Postgres", "description": "Relational, the default"}, {"label": "SQLite"}]},
+        {"question": "Which environments?", "header": "Deploy", "multiSelect": True,
+         "options": [{"label": "staging"}, {"label": "production"}]},
+    ]
+    hook = Hook(sock, "claude-code", {
+        "session_id": "s-ask", "cwd": "/home/me/api", "hook_event_name": "PreToolUse",
+        "tool_name": "AskUserQuestion", "tool_use_id": "toolu_9", "tool_input": {"questions": questions}})
+    form = form_asking(app, "Which database?")
+    form.find_element(By.XPATH, ".//label[.//span[text()='SQLite']]").click()
+    form.find_element(By.XPATH, ".//label[.//span[text()='staging']]").click()
+    form.find_element(By.XPATH, ".//label[.//span[text()='production']]").click()
+    form.find_element(By.XPATH, ".//button[text()='Submit']").click()
+    assert hook.decision() == {"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "allow",
+        "updatedInput": {"questions": questions,
+                         "answers": {"Which database?": "SQLite", "Which environments?": "staging, production"}}}}
