@@ -238,7 +238,7 @@ function baseName(path) {
 function groupKey(view) {
   const c = view.context || {};
   if (c.session) return `session\u0000${c.source || ""}\u0000${c.project || ""}\u0000${c.session}`;
-  return view.agent ? `agent\u0000${view.agent.id}` : "";
+  return view.agent ? view.agent.id : "";
 }
 
 function groupFor(view) {

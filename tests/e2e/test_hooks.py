@@ -69,12 +69,13 @@ def test_a_command_is_denied_from_its_notification(app, sock):
     form_asking(app, "Run this command?")
     wait_for(lambda: "Claude Code: Bash" in notification_log(), "the permission's notification")
     wait_for(lambda: displayed_notifications() == 1, "the notification on screen")
-    (OUT / "action").write_text("Deny")
+    (OUT / "action").write_text("Deny")  # the button the context menu presses
     try:
         subprocess.run(["dunstctl", "context"], check=True, timeout=10)
+        decision = hook.decision()
     finally:
         (OUT / "action").unlink()
-    assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
+    assert decision == {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
         "behavior": "deny", "message": "The user denied this in User Questions."}}}
     wait_for(lambda: not forms(app), "the denied permission to leave the window")
 
