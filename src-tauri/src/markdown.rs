@@ -3,7 +3,8 @@
 //! no scripts, no event handlers, no styles, no iframes or SVG, links only to http(s)
 //! and mailto, opened nowhere by the page itself. A fenced `diff` block has its added,
 //! removed and hunk lines marked (`span.add`, `span.del`, `span.hunk`), the only
-//! classes the allow-list keeps.
+//! classes the allow-list keeps (with `span.ctx`
+//! for context lines).
 
 use std::collections::{HashMap, HashSet};
 
@@ -27,7 +28,7 @@ pub fn render(markdown: &str) -> String {
         other => other,
     });
     html::push_html(&mut unsafe_html, events);
-    let classes = HashMap::from([("span", HashSet::from(["add", "del", "hunk"]))]);
+    let classes = HashMap::from([("span", HashSet::from(["add", "del", "hunk", "ctx"]))]);
     ammonia::Builder::default()
         .allowed_classes(classes)
         .url_schemes(HashSet::from(["http", "https", "mailto"]))
@@ -37,21 +38,18 @@ pub fn render(markdown: &str) -> String {
         .to_string()
 }
 
-/// The lines of a diff, escaped, each in a span saying what it is.
+/// The lines of a diff, escaped, each in a span saying what it is (`ctx` for context),
+/// shown one a line by the page's style.
 fn mark_diff(text: &str) -> String {
-    text.split_inclusive('\n')
+    text.lines()
         .map(|line| {
             let class = match line.as_bytes().first() {
-                Some(b'+') if !line.starts_with("+++") => Some("add"),
-                Some(b'-') if !line.starts_with("---") => Some("del"),
-                Some(b'@') => Some("hunk"),
-                _ => None,
+                Some(b'+') if !line.starts_with("+++") => "add",
+                Some(b'-') if !line.starts_with("---") => "del",
+                Some(b'@') => "hunk",
+                _ => "ctx",
             };
-            let escaped = ammonia::clean_text(line);
-            match class {
-                Some(c) => format!("<span class=\"{c}\">{escaped}</span>"),
-                None => escaped,
-            }
+            format!("<span class=\"{class}\">{}</span>", ammonia::clean_text(line))
         })
         .collect()
 }
@@ -63,9 +61,9 @@ mod tests {
     #[test]
     fn a_diff_marks_its_lines_and_escapes_them() {
         let html = render("```diff\n@@ -1 +1 @@\n-<b>old</b>\n+new\n same\n```");
-        assert!(html.contains("<span class=\"hunk\">@@ -1 +1 @@\n</span>"), "{html}");
-        assert!(html.contains("<span class=\"del\">-&lt;b&gt;old&lt;/b&gt;\n</span>"), "{html}");
-        assert!(html.contains("<span class=\"add\">+new\n</span>"), "{html}");
+        assert!(html.contains("<span class=\"hunk\">@@ -1 +1 @@</span>"), "{html}");
+        assert!(html.contains("<span class=\"del\">-&lt;b&gt;old&lt;/b&gt;</span>"), "{html}");
+        assert!(html.contains("<span class=\"add\">+new</span><span class=\"ctx\"> same</span>"), "{html}");
         assert!(!render("<span class=\"add\" onclick=\"x()\">x</span><p class=\"add\">y</p>").contains("onclick"));
     }
 

@@ -64,6 +64,7 @@ impl Call {
                 s
             }
             Self::Edit { path, edits } => {
+                let shown = shown_path(path, cwd);
                 let before = std::fs::read_to_string(path).ok();
                 let diff = match &before {
                     Some(before) if edits.iter().all(|e| before.contains(&e.old)) => {
@@ -74,21 +75,18 @@ impl Call {
                                 text.replacen(&e.old, &e.new, 1)
                             }
                         });
-                        unified(path, before, &after)
+                        unified(&shown, before, &after)
                     }
                     // The file is not readable here (or changed): the edit alone.
-                    _ => edits.iter().map(|e| unified(path, &e.old, &e.new)).collect::<Vec<_>>().join(""),
+                    _ => edits.iter().map(|e| unified(&shown, &e.old, &e.new)).collect::<Vec<_>>().join(""),
                 };
-                format!("`{}`\n\n{}", shown_path(path, cwd), fenced("diff", &diff))
+                format!("`{shown}`\n\n{}", fenced("diff", &diff))
             }
             Self::Write { path, content } => {
                 let before = std::fs::read_to_string(path).unwrap_or_default();
                 let what = if Path::new(path).exists() { "overwrites" } else { "creates" };
-                format!(
-                    "`{}` ({what} the file)\n\n{}",
-                    shown_path(path, cwd),
-                    fenced("diff", &unified(path, &before, content))
-                )
+                let shown = shown_path(path, cwd);
+                format!("`{shown}` ({what} the file)\n\n{}", fenced("diff", &unified(&shown, &before, content)))
             }
             Self::Fetch { url, prompt } => {
                 let mut s = format!("<{url}>");
