@@ -131,3 +131,22 @@ def test_a_terminal_rides_out_a_server_crash(tmp_path):
         term.terminate(force=True)
         server.terminate()
         server.wait(5)
+
+
+def test_an_agents_hook_shows_who_asks_from_where(sock, term):
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    hook = subprocess.Popen([USERQ, "hook", "claude-code"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    hook.stdin.write(json.dumps({
+        "session_id": "abc123", "cwd": "/home/me/shop", "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash", "tool_input": {"command": "npm publish", "description": "Publish the package"}}))
+    hook.stdin.close()
+    term.expect(r"from Claude Code, agent claude-code-abc123-\S+ \(delegation depth 0\) · in /home/me/shop · session abc123")
+    term.expect("npm publish")
+    term.expect("Allow")
+    term.send("\r")
+    term.expect(r"\(sent\)")
+    hook.wait(10)
+    out, err = hook.stdout.read(), hook.stderr.read()
+    assert json.loads(out) == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                      "decision": {"behavior": "allow"}}}, err
