@@ -102,6 +102,14 @@ async fn plan_json_and_multi_select_requests() {
     let out = finish(asking).await;
     assert_eq!(out.stdout.trim(), r#"{"answers":[{"id":"plan","selected":[],"custom":"split step 2"}]}"#);
 
+    // A question given with --plan titles the review.
+    let asking = userq(&socket).args(["ask", "Approve the migration?", "--plan"]).arg(&plan).spawn().unwrap();
+    let offer = a.expect("questions/offer").await;
+    assert_eq!(offer["params"]["request"]["questions"][0]["question"], "Approve the migration?");
+    assert_eq!(offer["params"]["request"]["questions"][0]["intent"]["kind"], "plan-review");
+    a.reply(&offer["id"], json!({"answer": {"answers": [{"id": "plan", "selected": ["Approve"]}]}})).await;
+    assert_eq!(finish(asking).await.code, Some(0));
+
     let mut asking = userq(&socket).args(["ask", "--json"]).stdin(Stdio::piped()).spawn().unwrap();
     let mut stdin = asking.stdin.take().unwrap();
     stdin.write_all(br#"{"questions":[{"id":"a","question":"A?"},{"id":"b","question":"B?","multiSelect":true,"options":[{"label":"x"},{"label":"y"}]}]}"#).await.unwrap();

@@ -34,8 +34,9 @@ pub struct AskArgs {
     /// The question's id in the answer.
     #[arg(long, default_value = "q")]
     id: String,
-    /// Ask for a review of the plan in FILE (`-` for stdin): Approve or Revise.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["question", "json", "options", "multi"])]
+    /// Ask for a review of the plan in FILE (`-` for stdin): Approve or Revise. A
+    /// question given with it titles the review.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "options", "multi"])]
     plan: Option<PathBuf>,
     /// Read a whole request `{"questions": [...]}` from stdin.
     #[arg(long, conflicts_with_all = ["question", "options", "multi", "detail", "detail_file"])]
@@ -65,7 +66,11 @@ impl AskArgs {
     fn request(&self) -> Result<AskRequest, String> {
         if let Some(plan) = &self.plan {
             let text = read_text(plan).map_err(|e| format!("cannot read {}: {e}", plan.display()))?;
-            return Ok(AskRequest::new(vec![tool::plan_review(&text)]));
+            let mut review = tool::plan_review(&text);
+            if let Some(question) = &self.question {
+                review.question = question.clone();
+            }
+            return Ok(AskRequest::new(vec![review]));
         }
         if self.json {
             let mut s = String::new();

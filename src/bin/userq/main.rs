@@ -25,6 +25,7 @@ Examples:
   userq ask \"Deploy to prod?\" --header Deploy --option Yes --option \"No:keep staging\"
   userq ask \"Which checks?\" --multi --option fmt --option clippy --option test
   userq ask --plan PLAN.md                      a plan review: Approve or Revise
+  userq ask \"Approve the migration?\" --plan PLAN.md   the same, titled
   echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
   userq pending                                 what is waiting, one a line
   userq mcp                                     an MCP server on stdio for any MCP client
