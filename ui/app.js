@@ -136,10 +136,10 @@ function questionNode(view, q, draft) {
   const saved = (draft && draft[q.id]) || {};
   fs.append(el("legend", { class: "header", text: q.header || "" }));
   fs.append(el("p", { class: "text", text: q.question }));
-  const planned = q.planReview && view.questions.length === 1;
+  const planned = view.presentation === "planReview";
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
   if (detail) fs.append(detail);
-  if (q.permission && view.questions.length === 1) {
+  if (view.presentation === "permission") {
     const reason = el("input", { type: "text", class: "other reason", "aria-label": "Tell the agent why, and deny",
       placeholder: "Tell the agent why, and deny" });
     reason.value = saved.custom || "";
@@ -183,7 +183,7 @@ function formFor(view) {
   for (const q of view.questions) form.append(questionNode(view, q, view.draft));
   const actions = el("div", { class: "actions" });
   const only = view.questions[0];
-  if (view.questions.length === 1 && only.permission) {
+  if (view.presentation === "permission") {
     form.classList.add("buttons");
     const approve = only.intent.approve;
     const deny = only.options[only.options.length - 1].label;
@@ -193,7 +193,7 @@ function formFor(view) {
       actions.append(el("button", { type: "button", class: cls, text: o.label, title: o.description || "",
         onclick: () => send(form, { qid: only.id, label: o.label, keepText }) }));
     }
-  } else if (view.questions.length === 1 && only.planReview) {
+  } else if (view.presentation === "planReview") {
     form.classList.add("buttons");
     const approve = only.intent.approve;
     actions.append(el("button", { type: "button", class: "primary approve", text: approve, onclick: () => send(form, { qid: only.id, label: approve }) }));

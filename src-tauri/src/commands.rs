@@ -6,7 +6,7 @@ use serde_json::Value;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::desk::Desk;
-use crate::inbox::{AskView, UiError};
+use user_questions_window::{AskView, UiError};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use user_questions::channel::server;
 use user_questions::{Scope, UserQuestions};
 
-use crate::inbox::{Inbox, WindowAnswerer};
+use user_questions_window::{Inbox, WindowAnswerer};
 
 pub struct Desk {
     pub service: UserQuestions,

@@ -4,8 +4,6 @@
 
 mod commands;
 mod desk;
-mod inbox;
-mod markdown;
 mod notify;
 mod tray;
 mod webview_cycle;
@@ -18,7 +16,7 @@ use user_questions::channel::path::socket_path;
 use user_questions::channel::server::BindError;
 
 pub use desk::Desk;
-pub use inbox::{AskView, Inbox, UiError, WindowAnswerer};
+pub use user_questions_window::{AskView, Inbox, UiError, WindowAnswerer};
 
 /// Time to gather a burst of new questions into one notification.
 const BURST: Duration = Duration::from_millis(40);

@@ -9,7 +9,7 @@ use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_autostart::ManagerExt;
 
 use crate::desk::Desk;
-use crate::inbox::AskView;
+use user_questions_window::AskView;
 
 const IDLE_ICON: &[u8] = include_bytes!("../../icons/tray.png");
 const PENDING_ICON: &[u8] = include_bytes!("../../icons/tray-pending.png");

@@ -51,6 +51,26 @@ impl From<&AgentInfo> for AgentView {
     }
 }
 
+/// How the window presents an ask, decided once here: a single plan review or a
+/// single permission prompt gets its own buttons; anything else is a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Presentation {
+    Form,
+    PlanReview,
+    Permission,
+}
+
+impl Presentation {
+    fn of(questions: &[QuestionView]) -> Self {
+        match questions {
+            [q] if q.plan_review => Self::PlanReview,
+            [q] if q.permission => Self::Permission,
+            _ => Self::Form,
+        }
+    }
+}
+
 /// One held ask as the window renders it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,6 +80,7 @@ pub struct AskView {
     /// Where the ask comes from: project, session, kind of agent.
     pub context: Option<Context>,
     pub since: String,
+    pub presentation: Presentation,
     pub questions: Vec<QuestionView>,
     pub draft: Option<Value>,
 }
@@ -94,26 +115,28 @@ impl From<UserQuestionError> for UiError {
 
 fn view_of(ask: &Ask) -> AskView {
     let request = ask.request();
+    let questions: Vec<QuestionView> = request
+        .questions
+        .iter()
+        .map(|q| QuestionView {
+            id: q.id.clone(),
+            question: q.question.clone(),
+            header: q.header.clone(),
+            detail_html: q.detail.as_deref().map(markdown::render),
+            options: q.options.clone(),
+            multi_select: q.multi_select,
+            intent: q.intent.clone(),
+            plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
+            permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == permission::KIND),
+        })
+        .collect();
     AskView {
         ask: ask.id().to_owned(),
         agent: request.agent.as_ref().map(AgentView::from),
         context: request.context.clone(),
         since: humantime::format_rfc3339_millis(ask.since()).to_string(),
-        questions: request
-            .questions
-            .iter()
-            .map(|q| QuestionView {
-                id: q.id.clone(),
-                question: q.question.clone(),
-                header: q.header.clone(),
-                detail_html: q.detail.as_deref().map(markdown::render),
-                options: q.options.clone(),
-                multi_select: q.multi_select,
-                intent: q.intent.clone(),
-                plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
-                permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == permission::KIND),
-            })
-            .collect(),
+        presentation: Presentation::of(&questions),
+        questions,
         draft: None,
     }
 }

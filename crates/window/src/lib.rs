@@ -1,0 +1,12 @@
+//! The window's logic, without Tauri: the inbox of asks the window answerer holds and
+//! the view model the webview renders (each ask's questions, its origin, its detail
+//! as sanitized HTML, whether it is a plan review or a permission prompt), the
+//! markdown renderer, and what notifications say. The desktop crate (`src-tauri`)
+//! wires these to a real window, tray and notification server; everything here is
+//! covered by the fast `cargo test` at the root, with no WebKit to build.
+
+pub mod inbox;
+pub mod markdown;
+pub mod notice;
+
+pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, UiError, WindowAnswerer};
