@@ -81,7 +81,10 @@ function answerOf(form, pick) {
 // --- acting ----------------------------------------------------------------
 
 // Shows a command's error in the form, unless the form has moved on to another ask.
+// Errors are told apart by their code, never their text: an ask that is no longer
+// pending (answered elsewhere, withdrawn) only means the list is out of date.
 function showError(form, ask, e) {
+  if (e && e.code === "NOT_PENDING") { refresh(); return; }
   if (form.dataset.ask === ask) form.querySelector(".error").textContent = e && e.message ? e.message : String(e);
 }
 

@@ -56,7 +56,7 @@ impl Asker {
             Some(spec) => {
                 let params = json!({"id": spec.id, "delegationDepth": spec.delegation_depth});
                 let r = client.call("agents/enter", params).await?;
-                Some(serde_json::from_value(r).map_err(|e| UserQuestionError::new("BAD_REPLY", e.to_string()))?)
+                Some(serde_json::from_value(r).map_err(|e| UserQuestionError::bad_reply(e.to_string()))?)
             }
         };
         *session = Some((client.clone(), agent.clone()));
@@ -101,7 +101,7 @@ impl Asker {
                 match reply {
                     Ok(answer) => {
                         return Answer::from_value(&answer)
-                            .map_err(|e| UserQuestionError::new("BAD_REPLY", e.message().to_owned()).into())
+                            .map_err(|e| UserQuestionError::bad_reply(e.message()).into())
                     }
                     Err(ClientError::Closed) => {}
                     Err(ClientError::Service(e)) if e.is(ErrorCode::ShuttingDown) => {}
@@ -115,14 +115,7 @@ impl Asker {
             }
             let since = *lost_since.get_or_insert_with(Instant::now);
             if since.elapsed() >= PATIENCE {
-                return Err(UserQuestionError::new(
-                    "SERVER_GONE",
-                    format!(
-                        "the user-questions server stopped while the question was pending and none came back within {} s",
-                        PATIENCE.as_secs()
-                    ),
-                )
-                .into());
+                return Err(UserQuestionError::server_gone(PATIENCE.as_secs()).into());
             }
             tokio::select! {
                 () = tokio::time::sleep(backoff) => {}

@@ -121,7 +121,7 @@ impl Client {
                 Ok(Ok(result)) => Ok(result),
                 Ok(Err(error)) => Err(ClientError::Service(
                     UserQuestionError::from_rpc(&error)
-                        .unwrap_or_else(|| UserQuestionError::new("BAD_REPLY", format!("malformed error: {error}"))),
+                        .unwrap_or_else(|| UserQuestionError::bad_reply(format!("malformed error: {error}"))),
                 )),
                 Err(_) => Err(ClientError::Closed),
             }

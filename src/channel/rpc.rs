@@ -2,11 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const NOT_INITIALIZED: i64 = -32002;
+pub use crate::model::jsonrpc::*;
 
 /// One message as it arrived.
 #[derive(Debug)]

@@ -17,7 +17,7 @@ use tokio_util::task::TaskTracker;
 
 use super::connection;
 use super::peer;
-use super::rpc;
+use crate::model::UserQuestionError;
 use crate::service::UserQuestions;
 
 /// Connections served at once; past this a client is told so and closed.
@@ -111,11 +111,7 @@ pub async fn run_with_limit(
 }
 
 async fn refuse(mut stream: tokio::net::UnixStream) {
-    let e = rpc::error(
-        serde_json::Value::Null,
-        -32000,
-        "too many connections; try again later",
-        Some(serde_json::json!({"code": "TOO_MANY_CONNECTIONS"})),
-    );
+    let e =
+        serde_json::json!({"jsonrpc": "2.0", "id": null, "error": UserQuestionError::too_many_connections().to_rpc()});
     let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(format!("{e}\n").as_bytes())).await;
 }

@@ -134,7 +134,7 @@ impl ServerHandler for McpServer {
             Ok(req) => match self.asker(&context).await.ask(&req.questions, &context.ct).await {
                 Ok(answer) => Ok(answer),
                 Err(ClientError::Service(e)) => Err(e),
-                Err(other) => Err(UserQuestionError::new("NO_SERVER", other.to_string())),
+                Err(other) => Err(UserQuestionError::no_server(other.to_string())),
             },
         };
         let text = vec![ContentBlock::text(tool::render(&outcome))];

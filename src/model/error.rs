@@ -4,12 +4,26 @@
 
 use serde_json::{json, Map, Value};
 
-/// JSON-RPC code of domain errors.
-pub const DOMAIN_ERROR: i64 = -32000;
-/// JSON-RPC code of malformed params.
-pub const INVALID_PARAMS: i64 = -32602;
+/// Every JSON-RPC error number the product uses, in one place.
+pub mod jsonrpc {
+    /// A line that is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// A JSON value that is not a request, response or notification; a batch; a frame
+    /// too large; a second `initialize`.
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Malformed params (`data.code` `BAD_REQUEST`).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// A request before `initialize`.
+    pub const NOT_INITIALIZED: i64 = -32002;
+    /// Every domain error: the domain code is in `data.code`.
+    pub const DOMAIN_ERROR: i64 = -32000;
+}
 
-/// The codes this service raises itself. Answerers may raise others (`ASK_CANCELLED`).
+pub use jsonrpc::{DOMAIN_ERROR, INVALID_PARAMS};
+
+/// Every domain code the product raises itself. Answerers may raise others, which pass
+/// through unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     EmptyQuestions,
@@ -23,6 +37,16 @@ pub enum ErrorCode {
     NotPending,
     AgentLive,
     ShuttingDown,
+    /// A person dismissed the question (the window, `userq answer`).
+    AskCancelled,
+    /// The server's reply could not be read (a client's error).
+    BadReply,
+    /// The server stopped while a question was pending and none came back (a client's).
+    ServerGone,
+    /// No server is listening (the MCP tool's result when it cannot reach one).
+    NoServer,
+    /// The server serves as many connections as it takes (not in the contract).
+    TooManyConnections,
 }
 
 impl ErrorCode {
@@ -39,6 +63,11 @@ impl ErrorCode {
             Self::NotPending => "NOT_PENDING",
             Self::AgentLive => "AGENT_LIVE",
             Self::ShuttingDown => "SHUTTING_DOWN",
+            Self::AskCancelled => "ASK_CANCELLED",
+            Self::BadReply => "BAD_REPLY",
+            Self::ServerGone => "SERVER_GONE",
+            Self::NoServer => "NO_SERVER",
+            Self::TooManyConnections => "TOO_MANY_CONNECTIONS",
         }
     }
 }
@@ -117,7 +146,24 @@ impl UserQuestionError {
     }
     /// The error a person's Dismiss sends back to the asker.
     pub fn user_cancelled() -> Self {
-        Self::new("ASK_CANCELLED", "the user cancelled ask_user_question")
+        Self::fixed(ErrorCode::AskCancelled, "the user cancelled ask_user_question")
+    }
+    pub fn bad_reply(message: impl Into<String>) -> Self {
+        Self::fixed(ErrorCode::BadReply, message)
+    }
+    pub fn server_gone(patience_secs: u64) -> Self {
+        Self::fixed(
+            ErrorCode::ServerGone,
+            format!(
+                "the user-questions server stopped while the question was pending and none came back within {patience_secs} s"
+            ),
+        )
+    }
+    pub fn no_server(message: impl Into<String>) -> Self {
+        Self::fixed(ErrorCode::NoServer, message)
+    }
+    pub fn too_many_connections() -> Self {
+        Self::fixed(ErrorCode::TooManyConnections, "too many connections; try again later")
     }
 
     /// Rebuilds an error from a JSON-RPC error object, keeping every field. Returns

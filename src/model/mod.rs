@@ -7,5 +7,5 @@ mod error;
 mod question;
 
 pub use answer::{Answer, AnswerItem};
-pub use error::{ErrorCode, UserQuestionError};
+pub use error::{jsonrpc, ErrorCode, UserQuestionError};
 pub use question::{AgentInfo, AgentRef, AskRequest, Context, Intent, Question, QuestionOption, Request};

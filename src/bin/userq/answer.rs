@@ -16,7 +16,7 @@ use inquire::{InquireError, MultiSelect, Select, Text};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use user_questions::channel::client::{Client, ClientError, ServerMessage};
-use user_questions::model::{Answer, AnswerItem, Question, Request, UserQuestionError};
+use user_questions::model::{jsonrpc, Answer, AnswerItem, Question, Request, UserQuestionError};
 
 #[derive(Args)]
 pub struct AnswerArgs {
@@ -151,9 +151,10 @@ fn on_message(client: &Client, shared: &Shared, m: ServerMessage, offers: &std::
             }
             Err(_) => client.respond(&id, Ok(json!({"claim": false}))),
         },
-        (Some(id), method) => {
-            client.respond(&id, Err(json!({"code": -32601, "message": format!("method not found: {method}")})))
-        }
+        (Some(id), method) => client.respond(
+            &id,
+            Err(json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": format!("method not found: {method}")})),
+        ),
         (None, "questions/withdraw") => {
             shared.withdrawn.lock().unwrap().insert(key);
             eprintln!("\n(question {ask} was withdrawn by its asker)");

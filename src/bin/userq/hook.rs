@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use user_questions::agents::Agent;
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::channel::client::ClientError;
+use user_questions::ErrorCode;
 
 pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     let name = format!("userq hook {}", agent.command_name());
@@ -52,7 +53,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
 /// Says on stderr why the agent decides for itself this time, and exits 0.
 fn no_decision(name: &str, e: &ClientError) -> ExitCode {
     let why = match e {
-        ClientError::Service(e) if e.code() == "ASK_CANCELLED" => "dismissed in User Questions".to_owned(),
+        ClientError::Service(e) if e.is(ErrorCode::AskCancelled) => "dismissed in User Questions".to_owned(),
         ClientError::Service(e) => e.message().to_owned(),
         other => other.to_string(),
     };
