@@ -510,10 +510,10 @@ async fn a_peer_of_another_user_is_closed() {
     // refuse a server of another user first).
     let as_user = |uid: u32| {
         let mut c = tokio::process::Command::new("python3");
-        let script = "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); \
-s.sendall(b'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"questions/pending\"}\\n')
-try: print(s.recv(100) or 'closed')
-except ConnectionResetError: print('closed')";
+        let script = "import socket,sys\n\
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n\
+try:\n    s.sendall(b'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"questions/pending\"}\\n'); print(s.recv(100) or 'closed')\n\
+except (ConnectionResetError, BrokenPipeError): print('closed')\n";
         c.args(["-c", script, s.path.to_str().unwrap()]).uid(uid).gid(uid);
         c
     };
