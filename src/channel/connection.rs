@@ -1,28 +1,22 @@
-//! One client connection: its session state (initialized or not, the agents it
-//! entered, the answerers it registered, its asks in progress, the asks it holds) and
-//! the rules that keep one client from hurting the others: replies to a client's own
-//! requests wait for it to read them, while the server's own messages to a client that
-//! stopped reading close that client instead of stalling anyone else.
+//! What the tasks of one client connection share: its write side, the table of the
+//! server's calls waiting for the client's reply, and the asks its answerers hold.
+//! The rules that keep one client from hurting the others live here: replies to a
+//! client's own requests wait for it to read them, while the server's own messages to
+//! a client that stopped reading close that client instead of stalling anyone else.
+//! [`super::session`] reads the client's requests; [`super::remote`] is the
+//! answerer on the other end.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use serde_json::{json, Map, Value};
-use tokio::io::BufReader;
-use tokio::net::UnixStream;
+use serde_json::{json, Value};
 use tokio::sync::{oneshot, Notify};
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 
-use super::frame::{next_frame, Frame};
 use super::outbox::Outbox;
-use super::remote::Remote;
-use super::rpc::{self, Message};
-use super::PROTOCOL_VERSION;
-use crate::model::{AgentRef, Answer, AskRequest, UserQuestionError};
-use crate::service::{Ask, Registration, Scope, UserQuestions};
+use super::rpc;
+use crate::model::UserQuestionError;
+use crate::service::Ask;
 
 /// Lines waiting to be written to one client.
 const OUT_QUEUE: usize = 1024;
@@ -31,8 +25,8 @@ type CallReply = oneshot::Sender<Result<Value, Value>>;
 
 /// What other tasks (asks, answerer adapters) share of a connection.
 pub(crate) struct Conn {
-    out: Outbox,
-    calls: Mutex<HashMap<u64, CallReply>>,
+    pub(super) out: Outbox,
+    pub(super) calls: Mutex<HashMap<u64, CallReply>>,
     call_ids: AtomicU64,
     held: Mutex<HashMap<String, Held>>,
 }
@@ -67,7 +61,7 @@ impl Drop for HeldGuard<'_> {
 }
 
 impl Conn {
-    fn new(out: Outbox) -> Self {
+    pub(super) fn new(out: Outbox) -> Self {
         Self { out, calls: Mutex::default(), call_ids: AtomicU64::new(1), held: Mutex::default() }
     }
 
@@ -107,7 +101,7 @@ impl Conn {
     }
 
     /// The ask this connection holds under `id`, marked as claimed.
-    fn held_ask(&self, id: &str) -> Result<Ask, UserQuestionError> {
+    pub(super) fn held_ask(&self, id: &str) -> Result<Ask, UserQuestionError> {
         let held = self.held.lock().unwrap();
         let h = held.get(id).ok_or_else(|| UserQuestionError::not_pending(id))?;
         h.claimed.notify_one();
@@ -115,277 +109,13 @@ impl Conn {
     }
 
     /// Replies to the client's own request, once it has read enough of the earlier ones.
-    async fn reply(&self, id: &Value, outcome: Result<Value, Value>) {
-        self.answer_client(rpc::response(id, outcome)).await
+    pub(super) async fn reply(&self, id: &Value, outcome: Result<Value, Value>) {
+        self.send_reply(rpc::response(id, outcome)).await
     }
 
     /// Sends a line the client's own message called for (a reply or an error),
     /// waiting while the client is far behind in reading: that client stalls, no other.
-    async fn answer_client(&self, line: String) {
+    pub(super) async fn send_reply(&self, line: String) {
         self.out.send(line, OUT_QUEUE).await
-    }
-}
-
-/// Serves one connection until the client leaves or the server stops.
-pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: CancellationToken) {
-    let (read, write) = stream.into_split();
-    let conn = Arc::new(Conn::new(Outbox::new(write)));
-    let flushed = CancellationToken::new();
-    let writer = tokio::spawn({
-        let (conn, flushed) = (conn.clone(), flushed.clone());
-        async move { conn.out.run(flushed).await }
-    });
-    let mut session = Session {
-        conn: conn.clone(),
-        service,
-        initialized: false,
-        client: String::new(),
-        tasks: TaskTracker::new(),
-        asks: Arc::default(),
-        agents: Vec::new(),
-        answerers: HashMap::new(),
-    };
-    let mut reader = BufReader::new(read);
-    let mut buf = Vec::new();
-    loop {
-        let frame = tokio::select! {
-            frame = next_frame(&mut reader, &mut buf) => frame,
-            () = conn.closed() => break,
-            () = stopping.cancelled() => break,
-        };
-        match frame {
-            Ok(Some(Frame::Line)) => session.on_line(&buf).await,
-            Ok(Some(Frame::TooLarge)) => {
-                let e = rpc::error(Value::Null, rpc::INVALID_REQUEST, "frame too large", None);
-                conn.answer_client(e.to_string()).await;
-            }
-            Ok(None) | Err(_) => break,
-        }
-    }
-    tracing::debug!(stopping = stopping.is_cancelled(), closed = conn.is_closed(), "connection ends");
-    session.close(stopping.is_cancelled()).await;
-    flushed.cancel();
-    let _ = writer.await;
-}
-
-struct Session {
-    conn: Arc<Conn>,
-    service: UserQuestions,
-    initialized: bool,
-    /// The `client.name` the client gave in `initialize`.
-    client: String,
-    tasks: TaskTracker,
-    /// Asks in progress from this client, by request id (as JSON text).
-    asks: Arc<Mutex<HashMap<String, CancellationToken>>>,
-    agents: Vec<AgentRef>,
-    answerers: HashMap<String, Registration>,
-}
-
-type Outcome = Result<Value, Value>;
-
-fn domain(e: UserQuestionError) -> Value {
-    e.to_rpc()
-}
-
-fn bad_params(message: impl Into<String>) -> Value {
-    UserQuestionError::bad_request(message).to_rpc()
-}
-
-impl Session {
-    async fn on_line(&mut self, line: &[u8]) {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            return;
-        }
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(v) => v,
-            Err(e) => {
-                let msg = format!("parse error: {e}");
-                self.conn.answer_client(rpc::error(Value::Null, rpc::PARSE_ERROR, &msg, None).to_string()).await;
-                return;
-            }
-        };
-        match rpc::classify(value) {
-            Err(error) => {
-                self.conn.answer_client(error.to_string()).await;
-            }
-            Ok(Message::Response { id, outcome }) => {
-                let call = id.as_u64().and_then(|id| self.conn.calls.lock().unwrap().remove(&id));
-                if let Some(call) = call {
-                    let _ = call.send(outcome);
-                }
-            }
-            Ok(Message::Notification { method, params }) => {
-                if self.initialized && method == "$/cancelRequest" {
-                    if let Some(id) = params.get("id") {
-                        if let Some(cancel) = self.asks.lock().unwrap().get(&id.to_string()) {
-                            cancel.cancel();
-                        }
-                    }
-                }
-            }
-            Ok(Message::Request { id, method, params }) => {
-                if let Some(outcome) = self.on_request(&id, &method, params) {
-                    self.conn.reply(&id, outcome).await;
-                }
-            }
-        }
-    }
-
-    /// Handles a request; `None` when the reply is sent later (an ask).
-    fn on_request(&mut self, id: &Value, method: &str, params: Value) -> Option<Outcome> {
-        if !self.initialized && method != "initialize" {
-            return Some(Err(json!({"code": rpc::NOT_INITIALIZED, "message": "not initialized"})));
-        }
-        let Value::Object(params) = params else { return Some(Err(bad_params("params must be an object"))) };
-        Some(match method {
-            "initialize" => self.initialize(&params),
-            "agents/enter" => self.enter(&params),
-            "agents/leave" => self.leave(&params),
-            "ask" => return self.ask(id, params).err().map(Err),
-            "answerers/register" => self.register(&params),
-            "answerers/unregister" => self.unregister(&params),
-            "questions/answer" => self.answer(&params),
-            "questions/reject" => self.reject(&params),
-            "questions/pending" => Ok(json!({"pending": self.service.pending()})),
-            _ => Err(json!({"code": rpc::METHOD_NOT_FOUND, "message": format!("method not found: {method}")})),
-        })
-    }
-
-    fn initialize(&mut self, params: &Map<String, Value>) -> Outcome {
-        if self.initialized {
-            return Err(json!({"code": rpc::INVALID_REQUEST, "message": "already initialized"}));
-        }
-        if params.get("protocolVersion").and_then(Value::as_u64) != Some(PROTOCOL_VERSION) {
-            let e = UserQuestionError::bad_request(format!(
-                "unsupported protocolVersion {}; this server speaks [1]",
-                params.get("protocolVersion").unwrap_or(&Value::Null)
-            ));
-            return Err(e.with_data("supported", json!([PROTOCOL_VERSION])).to_rpc());
-        }
-        self.initialized = true;
-        self.client =
-            params.get("client").and_then(|c| c.get("name")).and_then(Value::as_str).unwrap_or_default().to_owned();
-        Ok(json!({
-            "protocolVersion": PROTOCOL_VERSION,
-            "server": {"name": "user-questions", "version": env!("CARGO_PKG_VERSION")}
-        }))
-    }
-
-    fn enter(&mut self, params: &Map<String, Value>) -> Outcome {
-        let id = string(params, "id")?;
-        let owner = match params.get("owner").filter(|v| !v.is_null()) {
-            None => None,
-            Some(v) => Some(AgentRef::from_value(v, "owner").map_err(domain)?),
-        };
-        let depth = match params.get("delegationDepth").filter(|v| !v.is_null()) {
-            None => 0,
-            Some(v) => v
-                .as_u64()
-                .and_then(|d| u32::try_from(d).ok())
-                .ok_or_else(|| bad_params("delegationDepth must be a non-negative integer"))?,
-        };
-        let agent = self.service.enter_from(&self.client, &id, owner.as_ref(), depth).map_err(domain)?;
-        self.agents.push(agent.clone());
-        Ok(json!(agent))
-    }
-
-    fn leave(&mut self, params: &Map<String, Value>) -> Outcome {
-        let agent = AgentRef::from_value(&Value::Object(params.clone()), "params").map_err(domain)?;
-        self.service.leave(&agent).map_err(domain)?;
-        self.agents.retain(|a| a != &agent);
-        Ok(json!({}))
-    }
-
-    /// Starts an ask in its own task; an error in its params is replied at once.
-    fn ask(&mut self, id: &Value, params: Map<String, Value>) -> Result<(), Value> {
-        let request = AskRequest::from_value(&Value::Object(params)).map_err(domain)?;
-        let key = id.to_string();
-        let cancel = CancellationToken::new();
-        let posted = self.service.post(request, cancel.clone()).map_err(domain)?;
-        self.asks.lock().unwrap().insert(key.clone(), cancel);
-        let (conn, asks, id) = (self.conn.clone(), self.asks.clone(), id.clone());
-        self.tasks.spawn(async move {
-            let outcome = posted.outcome().await;
-            asks.lock().unwrap().remove(&key);
-            conn.reply(&id, outcome.map(|a| json!(a)).map_err(domain)).await;
-        });
-        Ok(())
-    }
-
-    fn register(&mut self, params: &Map<String, Value>) -> Outcome {
-        let name = string(params, "name")?;
-        let scope = match params.get("scope") {
-            Some(Value::String(s)) if s == "any" => Scope::Any,
-            Some(Value::String(s)) if s == "agents" => Scope::Agents,
-            Some(Value::Object(o)) if o.len() == 1 && o.get("agent").is_some_and(Value::is_string) => {
-                Scope::Agent(o["agent"].as_str().unwrap_or_default().to_owned())
-            }
-            None => return Err(bad_params("scope is missing")),
-            Some(_) => return Err(bad_params("scope must be \"any\", \"agents\" or {\"agent\": \"<agent id>\"}")),
-        };
-        let priority = match params.get("priority").filter(|v| !v.is_null()) {
-            None => 0,
-            Some(v) => v.as_i64().ok_or_else(|| bad_params("priority must be an integer"))?,
-        };
-        let registration = self.service.register(&name, scope, priority, Arc::new(Remote { conn: self.conn.clone() }));
-        let id = format!("r{}", registration.id());
-        self.answerers.insert(id.clone(), registration);
-        Ok(json!({"answerer": id}))
-    }
-
-    fn unregister(&mut self, params: &Map<String, Value>) -> Outcome {
-        let id = string(params, "answerer")?;
-        let registration = self
-            .answerers
-            .remove(&id)
-            .ok_or_else(|| bad_params(format!("answerer {id:?} is not registered on this connection")))?;
-        registration.remove();
-        Ok(json!({}))
-    }
-
-    fn answer(&mut self, params: &Map<String, Value>) -> Outcome {
-        let ask = self.conn.held_ask(&string(params, "ask")?).map_err(domain)?;
-        let answer = params.get("answer").ok_or_else(|| bad_params("answer is missing"))?;
-        Answer::from_value(answer).and_then(|a| ask.answer(a)).map_err(domain)?;
-        Ok(json!({}))
-    }
-
-    fn reject(&mut self, params: &Map<String, Value>) -> Outcome {
-        let (code, message) = (string(params, "code")?, string(params, "message")?);
-        let ask = self.conn.held_ask(&string(params, "ask")?).map_err(domain)?;
-        ask.reject(UserQuestionError::new(code, message)).map_err(domain)?;
-        Ok(json!({}))
-    }
-
-    /// The client is gone or the server stops: its asks are cancelled (after a stop
-    /// they have ended with `SHUTTING_DOWN` already), its agents leave, and its
-    /// answerers pass what they hold on.
-    async fn close(mut self, stopping: bool) {
-        if stopping {
-            self.tasks.close();
-            let _ = tokio::time::timeout(Duration::from_secs(2), self.tasks.wait()).await;
-        }
-        for cancel in self.asks.lock().unwrap().values() {
-            cancel.cancel();
-        }
-        for agent in self.agents.drain(..) {
-            let _ = self.service.leave(&agent);
-        }
-        for (_, registration) in self.answerers.drain() {
-            registration.remove();
-        }
-        self.tasks.close();
-        let _ = tokio::time::timeout(Duration::from_secs(2), self.tasks.wait()).await;
-        if !stopping {
-            self.conn.out.closed().cancel();
-        }
-    }
-}
-
-fn string(params: &Map<String, Value>, key: &str) -> Result<String, Value> {
-    match params.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        None | Some(Value::Null) => Err(bad_params(format!("{key} is missing"))),
-        Some(_) => Err(bad_params(format!("{key} must be a string"))),
     }
 }

@@ -13,6 +13,7 @@ pub mod peer;
 mod remote;
 pub mod rpc;
 pub mod server;
+mod session;
 
 /// The protocol versions this server speaks.
 pub const PROTOCOL_VERSION: u64 = 1;

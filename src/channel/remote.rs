@@ -12,7 +12,7 @@ use super::connection::Conn;
 use crate::model::{Answer, UserQuestionError};
 use crate::service::{Answerer, Ask, Next};
 
-pub(crate) struct Remote {
+pub(crate) struct RemoteAnswerer {
     pub conn: Arc<Conn>,
 }
 
@@ -22,7 +22,7 @@ enum Reply {
 }
 
 #[async_trait]
-impl Answerer for Remote {
+impl Answerer for RemoteAnswerer {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
         if self.conn.is_closed() {
             return next.run().await;
@@ -52,7 +52,7 @@ impl Answerer for Remote {
     }
 }
 
-impl Remote {
+impl RemoteAnswerer {
     /// Reads the answerer's reply to an offer; anything unknown counts as a pass.
     fn take(&self, ask: &Ask, result: &Value) -> Reply {
         if let Some(answer) = result.get("answer") {

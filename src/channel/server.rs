@@ -15,8 +15,8 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::connection;
 use super::peer;
+use super::session;
 use crate::model::UserQuestionError;
 use crate::service::UserQuestions;
 
@@ -96,7 +96,7 @@ pub async fn run_with_limit(
         };
         let (service, stopping) = (service.clone(), stopping.clone());
         connections.spawn(async move {
-            connection::serve(stream, service, stopping).await;
+            session::serve(stream, service, stopping).await;
             drop(slot);
         });
     }

@@ -5,6 +5,7 @@
 mod ask;
 mod pending;
 mod registry;
+mod scope;
 mod waterfall;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,7 +17,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use ask::Ask;
 pub use pending::{Ending, PendingAsk, PendingEvent};
-pub use waterfall::{Answerer, Next, Registration, Scope};
+pub use scope::Scope;
+pub use waterfall::{Answerer, Next, Registration};
 
 use crate::model::{AgentRef, Answer, AskRequest, ErrorCode, Question, Request, UserQuestionError};
 use pending::Pending;

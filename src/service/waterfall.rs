@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use async_trait::async_trait;
 use futures::future::BoxFuture;
-use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
+use super::scope::Scope;
 use super::Ask;
 use crate::model::{AgentInfo, Answer, UserQuestionError};
 
@@ -21,28 +21,6 @@ use crate::model::{AgentInfo, Answer, UserQuestionError};
 #[async_trait]
 pub trait Answerer: Send + Sync + 'static {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError>;
-}
-
-/// Which requests an answerer is offered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Scope {
-    /// Every request.
-    Any,
-    /// Only requests that carry an agent.
-    Agents,
-    /// Only the requests of one agent id.
-    Agent(String),
-}
-
-impl Scope {
-    pub fn admits(&self, agent: Option<&AgentInfo>) -> bool {
-        match self {
-            Self::Any => true,
-            Self::Agents => agent.is_some(),
-            Self::Agent(id) => agent.is_some_and(|a| &a.id == id),
-        }
-    }
 }
 
 /// The rest of the waterfall after the current answerer.

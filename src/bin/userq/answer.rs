@@ -17,12 +17,13 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use user_questions::channel::client::{Client, ClientError, ServerMessage};
 use user_questions::model::{jsonrpc, Answer, AnswerItem, Question, Request, UserQuestionError};
+use user_questions::Scope;
 
 #[derive(Args)]
 pub struct AnswerArgs {
     /// Which requests to answer: `any`, `agents`, or `agent:<id>`.
     #[arg(long, default_value = "any")]
-    scope: String,
+    scope: Scope,
     /// Higher priorities are offered questions first.
     #[arg(long, default_value_t = 0)]
     priority: i64,
@@ -32,16 +33,6 @@ pub struct AnswerArgs {
     /// Exit after answering one ask.
     #[arg(long)]
     once: bool,
-}
-
-fn scope(s: &str) -> Result<Value, String> {
-    match s {
-        "any" | "agents" => Ok(json!(s)),
-        _ => match s.strip_prefix("agent:") {
-            Some(id) if !id.is_empty() => Ok(json!({"agent": id})),
-            _ => Err(format!("--scope must be any, agents or agent:<id>, not {s:?}")),
-        },
-    }
 }
 
 /// What the person did with one ask.
@@ -76,16 +67,13 @@ impl Shared {
 }
 
 pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
-    let scope = match scope(&args.scope) {
-        Ok(s) => s,
-        Err(e) => return crate::fail(2, &format!("userq answer: {e}")),
-    };
+    let scope = json!(args.scope);
     let register = json!({"name": args.name, "scope": scope, "priority": args.priority});
     let (mut client, mut incoming) = match connect(&socket, &register).await {
         Ok(c) => c,
         Err(e) => return crate::client_failure(&e),
     };
-    println!("Answering questions as {:?} (scope {}). Ctrl-C stops.", args.name, args.scope);
+    println!("Answering questions as {:?} (scope {scope}). Ctrl-C stops.", args.name);
     let shared = Arc::new(Shared::default());
     let (offers, prompts) = std::sync::mpsc::channel::<(Key, Request)>();
     let (done_tx, mut done) = mpsc::unbounded_channel();
