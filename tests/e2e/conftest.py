@@ -48,7 +48,7 @@ def app(sock, tmp_path):
         else:
             raise RuntimeError(f"tauri-driver did not start on port {port} (WebKitWebDriver on {native_port}); "
                                f"read {tmp_path / 'driver.log'}")
-        wait_for(lambda: sock.exists(), "the app's socket")
+        wait_for(lambda: listening(sock), "the app's socket")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "count"))
         yield driver
         driver.quit()
@@ -56,6 +56,19 @@ def app(sock, tmp_path):
         driver_proc.terminate()
         driver_proc.wait(5)
         gone()
+
+
+def listening(path):
+    """True once the app accepts connections on its socket."""
+    import socket as _socket
+    probe = _socket.socket(_socket.AF_UNIX)
+    try:
+        probe.connect(str(path))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 def free_port():

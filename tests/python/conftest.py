@@ -22,7 +22,7 @@ def sock(tmp_path):
     env = dict(os.environ, USERQ_SOCKET=str(path))
     server = subprocess.Popen([USERQ, "serve"], env=env, stderr=subprocess.DEVNULL)
     for _ in range(300):
-        if path.exists():
+        if listening(path):
             break
         time.sleep(0.01)
     else:
@@ -30,6 +30,19 @@ def sock(tmp_path):
     yield path
     server.terminate()
     server.wait(5)
+
+
+def listening(path):
+    """True once the server accepts connections (its socket file appears a moment
+    before it listens)."""
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(str(path))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 class Answerer:
