@@ -2,7 +2,10 @@
 //!
 //! Layers, each knowing only the ones above it: [`model`] (plain data and errors),
 //! [`service`] (`ask()`, the live agent registry, the answerer waterfall, the pending
-//! set), [`tool`] (the model-facing `ask_user_question` projection). Nothing here
+//! set), [`tool`] (the model-facing `ask_user_question` projection), [`channel`] (the
+//! local socket of `docs/protocol.md`: server, client, and the asker that rides out
+//! restarts), and the front doors built on them: [`mcp`] (the MCP server of
+//! `userq mcp`) and [`agents`] (the agents' own hooks and `userq setup`). Nothing here
 //! depends on a window toolkit.
 
 pub mod agents;

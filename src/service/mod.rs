@@ -109,15 +109,22 @@ impl UserQuestions {
     /// pending set, so asks are ordered as they were received; the waterfall starts
     /// when [`Posted::outcome`] is awaited.
     pub fn post(&self, request: AskRequest, cancel: CancellationToken) -> Result<Posted, UserQuestionError> {
+        // The checks of docs/protocol.md ("Asking"), numbered as there.
+        // 1. shape (the parser has checked the types; the rules no type carries):
         request.check_shape()?;
+        // 2. cancelled already:
         if cancel.is_cancelled() {
             return Err(UserQuestionError::aborted());
         }
+        // 3. no questions:
         if request.questions.is_empty() {
             return Err(UserQuestionError::empty_questions());
         }
+        // 4. not the exact live runtime, and 5. owned by another live agent:
         let admitted = request.agent.as_ref().map(|a| self.0.registry.admit(a)).transpose()?;
+        // 6. an intent that names none of its options, or reviews no detail:
         check_intents(&request.questions)?;
+        // 7. the waterfall runs when the outcome is awaited.
         if self.is_stopping() {
             return Err(UserQuestionError::shutting_down());
         }
