@@ -9,7 +9,7 @@ APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool
 
-.PHONY: run test deps-build deps-e2e test-rust test-python test-e2e bench
+.PHONY: run test check deps-build deps-e2e build-tests test-rust test-python test-e2e bench
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
 run: deps-build
@@ -17,7 +17,12 @@ run: deps-build
 
 ## Every test: the core and socket in Rust, the CLI and MCP through real clients,
 ## and the desktop app end to end under Xvfb.
-test: deps-build deps-e2e test-rust test-python test-e2e
+test: deps-build deps-e2e check test-rust test-python test-e2e
+
+## Format and lint: part of `make test`, so of CI.
+check: deps-build
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
 
 deps-build:
 	@missing=$$(for p in $(APT_BUILD); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -37,16 +42,19 @@ $(VENV)/.installed: tests/python/requirements.txt
 .tools/bin/tauri-driver:
 	cargo install tauri-driver --locked --root .tools
 
-test-rust:
+## One build serves every test: `cargo test` builds `userq` and the app's binary too
+## (their integration tests run them), with the same features, so nothing is compiled
+## twice; the Python and end-to-end tests drive those binaries.
+build-tests:
+	cargo test --workspace --all-targets --no-run
+
+test-rust: build-tests
 	cargo test --workspace --all-targets
 
-test-python: $(VENV)/.installed
-	cargo build --bin userq
+test-python: $(VENV)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q tests/python
 
-test-e2e: deps-e2e
-	cargo build --bin userq
-	cargo build -p user-questions-desktop
+test-e2e: deps-e2e build-tests
 	tests/e2e/run
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round

@@ -74,9 +74,9 @@ async fn service_errors_exit_1_with_the_exact_text() {
     assert_eq!(out.code, Some(1));
     assert_eq!(out.stderr, "Error: no user-questions answerer accepted the request\n");
     assert_eq!(out.stdout, "");
-    let _a = answerer(&socket, json!("any")).await;
+    let mut a = answerer(&socket, json!("any")).await;
     let taken = userq(&socket).args(["ask", "x", "--agent-id", "fixed"]).spawn().unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    a.expect("questions/offer").await; // "fixed" is live and asking
     let out = finish(userq(&socket).args(["ask", "x", "--agent-id", "fixed"]).spawn().unwrap()).await;
     assert_eq!(out.code, Some(1));
     assert!(out.stderr.starts_with("Error: an agent with id \"fixed\" is live already"), "{}", out.stderr);
@@ -140,7 +140,7 @@ async fn ctrl_c_withdraws_the_question() {
     let asking = userq(&socket).args(["ask", "Wait?"]).spawn().unwrap();
     let offer = a.expect("questions/offer").await;
     a.reply(&offer["id"], json!({"claim": true})).await;
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    a.wait_held(&offer["params"]["ask"]).await;
     signal(&asking, libc::SIGINT);
     let withdraw = a.expect("questions/withdraw").await;
     assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
@@ -157,7 +157,7 @@ async fn pending_lists_questions() {
     let _asking = userq(&socket).args(["ask", "Which DB?", "--agent-id", "db-bot"]).spawn().unwrap();
     let offer = a.expect("questions/offer").await;
     a.reply(&offer["id"], json!({"claim": true})).await;
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    a.wait_held(&offer["params"]["ask"]).await;
     let out = finish(userq(&socket).arg("pending").spawn().unwrap()).await;
     let line = out.stdout.lines().next().unwrap_or_default().to_owned();
     let fields: Vec<&str> = line.split('\t').collect();
@@ -178,10 +178,11 @@ async fn survives(kill: i32) {
         userq(&socket).args(["ask", "Still there?", "--agent-id", "patient", "--option", "Yes"]).spawn().unwrap();
     let offer = a.expect("questions/offer").await;
     a.reply(&offer["id"], json!({"claim": true})).await;
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    a.wait_held(&offer["params"]["ask"]).await;
     signal(&first, kill);
     let first_log = finish(first).await.stderr;
     assert_eq!(socket.exists(), kill == libc::SIGKILL, "a crash leaves the socket file, a clean stop removes it");
+    // The scenario: a while with no server at all, then the next one.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let _second = serve(&socket).await;
     let mut b = answerer(&socket, json!("agents")).await;

@@ -2,7 +2,6 @@
 //! the waterfall, cancellation, answer checking and the pending set.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::json;
@@ -181,22 +180,24 @@ async fn cancelled_in_flight_is_aborted_and_withdrawn() {
 
 #[tokio::test]
 async fn an_answerers_domain_error_is_kept_when_the_asker_also_cancelled() {
-    struct Cancels;
+    struct Cancels(Arc<tokio::sync::Notify>);
     #[async_trait]
     impl Answerer for Cancels {
         async fn answer(&self, ask: &Ask, _next: Next<'_>) -> Outcome {
+            self.0.notify_one();
             ask.withdrawn().await;
             Err(UserQuestionError::user_cancelled())
         }
     }
     let s = UserQuestions::new();
-    s.register("ui", Scope::Any, 0, Arc::new(Cancels));
+    let offered = Arc::new(tokio::sync::Notify::new());
+    s.register("ui", Scope::Any, 0, Arc::new(Cancels(offered.clone())));
     let cancel = CancellationToken::new();
     let asking = tokio::spawn({
         let (s, cancel) = (s.clone(), cancel.clone());
         async move { s.ask(pkg_request(), &cancel).await }
     });
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    offered.notified().await;
     cancel.cancel();
     let e = asking.await.unwrap().unwrap_err();
     assert_eq!((e.code(), e.message()), ("ASK_CANCELLED", "the user cancelled ask_user_question"));
@@ -523,21 +524,23 @@ async fn a_thousand_concurrent_asks_each_get_their_own_answer() {
 
 #[tokio::test]
 async fn a_holder_that_passes_as_the_service_stops_leaves_shutting_down() {
-    struct PassOnWithdraw;
+    struct PassOnWithdraw(Arc<tokio::sync::Notify>);
     #[async_trait]
     impl Answerer for PassOnWithdraw {
         async fn answer(&self, ask: &Ask, next: Next<'_>) -> Outcome {
+            self.0.notify_one();
             ask.withdrawn().await;
             next.run().await
         }
     }
     let s = UserQuestions::new();
-    s.register("ui", Scope::Any, 0, Arc::new(PassOnWithdraw));
+    let offered = Arc::new(tokio::sync::Notify::new());
+    s.register("ui", Scope::Any, 0, Arc::new(PassOnWithdraw(offered.clone())));
     let asking = tokio::spawn({
         let s = s.clone();
         async move { ask(&s, pkg_request()).await }
     });
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    offered.notified().await;
     s.shut_down();
     assert_eq!(asking.await.unwrap().unwrap_err().code(), "SHUTTING_DOWN");
 }

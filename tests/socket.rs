@@ -191,7 +191,7 @@ async fn an_answerer_that_disconnects_passes_its_asks_on() {
         asker.start("ask", json!({"questions": [question("go")]})).await;
         let offer = holder.expect("questions/offer").await;
         holder.reply(&offer["id"], json!({"claim": true})).await;
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        holder.wait_held(&offer["params"]["ask"]).await;
         let pending = asker.call("questions/pending", json!({})).await;
         assert_eq!(pending["result"]["pending"][0]["answerer"], "holder");
     }
@@ -210,7 +210,7 @@ async fn unregistering_while_holding_passes_on_and_none_left_is_no_provider() {
     asker.start("ask", json!({"questions": [question("go")]})).await;
     let offer = a.expect("questions/offer").await;
     a.reply(&offer["id"], json!({"claim": true})).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    a.wait_held(&offer["params"]["ask"]).await;
     let r = a.call("answerers/unregister", json!({"answerer": id})).await;
     assert_eq!(r["result"], json!({}));
     assert_eq!(asker.recv().await["error"]["data"]["code"], "NO_PROVIDER");
@@ -253,11 +253,20 @@ async fn an_asker_that_disconnects_cancels_its_asks_and_leaves_its_agents() {
     }
     let withdraw = answerer.expect("questions/withdraw").await;
     assert_eq!(withdraw["params"]["reason"], "aborted");
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // The id is free again once the server has seen the connection go.
     let mut again = s.client("again").await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let r = again.call("agents/enter", json!({"id": "bot"})).await;
+        if r["result"]["id"] == "bot" {
+            break;
+        }
+        assert_eq!(r["error"]["data"]["code"], "AGENT_LIVE", "{r}");
+        assert!(tokio::time::Instant::now() < deadline, "the agent never left");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     let r = again.call("ask", json!({"agent": agent, "questions": [question("go")]})).await;
-    assert_eq!(r["error"]["data"]["code"], "CALLER_NOT_LIVE");
-    assert_eq!(again.enter("bot").await["id"], "bot", "the id is free again");
+    assert_eq!(r["error"]["data"]["code"], "CALLER_NOT_LIVE", "the old runtime is not live");
 }
 
 #[tokio::test]
@@ -403,9 +412,9 @@ async fn pending_lists_asks_oldest_first() {
         let offer = answerer.expect("questions/offer").await;
         if q == "one" {
             answerer.reply(&offer["id"], json!({"claim": true})).await;
+            answerer.wait_held(&offer["params"]["ask"]).await;
         }
     }
-    tokio::time::sleep(Duration::from_millis(50)).await;
     let pending = asker.call("questions/pending", json!({})).await["result"]["pending"].clone();
     assert_eq!(pending.as_array().unwrap().len(), 2);
     assert_eq!(pending[0]["request"]["questions"][0]["id"], "one");
@@ -425,7 +434,7 @@ async fn a_clean_stop_ends_asks_withdraws_and_removes_the_socket() {
     let id = asker.start("ask", json!({"questions": [question("go")]})).await;
     let offer = answerer.expect("questions/offer").await;
     answerer.reply(&offer["id"], json!({"claim": true})).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    answerer.wait_held(&offer["params"]["ask"]).await;
     s.stop().await;
     let reply = asker.recv().await;
     assert_eq!(reply["id"], id);
@@ -493,9 +502,20 @@ async fn past_the_connection_limit_clients_are_told_and_closed() {
     assert_eq!(refusal["error"]["data"]["code"], "TOO_MANY_CONNECTIONS");
     assert!(extra.is_closed().await);
     drop(held.pop());
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let mut again = s.client("again").await;
-    assert!(again.call("questions/pending", json!({})).await["result"].is_object());
+    // A slot is free once the server has seen that connection go: a new client is
+    // then served, not told to try later.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let mut again = s.peer().await;
+        again.start("initialize", json!({"protocolVersion": 1})).await;
+        let r = again.recv().await;
+        if r["result"]["protocolVersion"] == 1 {
+            assert!(again.call("questions/pending", json!({})).await["result"].is_object());
+            break;
+        }
+        assert_eq!(r["error"]["data"]["code"], "TOO_MANY_CONNECTIONS", "{r}");
+        assert!(tokio::time::Instant::now() < deadline, "no slot came free");
+    }
 }
 
 #[tokio::test]

@@ -58,13 +58,14 @@ mod tests {
 
     use serde_json::{json, Value};
     use tauri::ipc::{CallbackFn, InvokeBody};
-    use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
+    use tauri::test::{get_ipc_response, INVOKE_KEY};
     use tauri::webview::InvokeRequest;
     use tauri::{Manager, WebviewWindowBuilder};
     use tokio_util::sync::CancellationToken;
     use user_questions::model::{AskRequest, Question};
 
     use crate::desk::Desk;
+    use crate::tests::wait_until;
 
     fn invoke(window: &tauri::WebviewWindow<tauri::test::MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
         let request = InvokeRequest {
@@ -82,19 +83,9 @@ mod tests {
     #[test]
     fn the_window_lists_answers_dismisses_and_keeps_drafts() {
         let dir = tempfile::tempdir().unwrap();
-        let desk = Desk::start(dir.path().join("run").join("userq.sock")).unwrap();
-        let service = desk.service.clone();
-        let app = mock_builder()
-            .manage(desk)
-            .invoke_handler(tauri::generate_handler![
-                super::list_questions,
-                super::answer_question,
-                super::dismiss_question,
-                super::save_draft,
-                super::status,
-            ])
-            .build(tauri::generate_context!())
-            .unwrap();
+        let socket = dir.path().join("run").join("userq.sock");
+        let app = crate::tests::mock_app(socket);
+        let service = app.state::<Desk>().service.clone();
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
         assert_eq!(invoke(&window, "list_questions", json!({})).unwrap(), json!([]));
 
@@ -105,9 +96,7 @@ mod tests {
             async move { service.ask(request, &CancellationToken::new()).await }
         });
         let inbox = app.state::<Desk>().inbox.clone();
-        while inbox.is_empty() {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+        wait_until("the question in the inbox", || !inbox.is_empty());
         let list = invoke(&window, "list_questions", json!({})).unwrap();
         assert_eq!(list[0]["agent"], json!({"id": "bot", "client": "claude-code", "delegationDepth": 1}));
         assert_eq!(list[0]["questions"][0]["options"][1]["label"], "No");
@@ -142,9 +131,7 @@ mod tests {
             let (service, request) = (service.clone(), AskRequest::new(vec![q]).from_agent(agent));
             async move { service.ask(request, &CancellationToken::new()).await }
         });
-        while inbox.is_empty() {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+        wait_until("the question in the inbox", || !inbox.is_empty());
         let ask = inbox.list()[0].ask.clone();
         invoke(&window, "dismiss_question", json!({"ask": ask})).unwrap();
         let e = tauri::async_runtime::block_on(asking).unwrap().unwrap_err();

@@ -1,9 +1,9 @@
 //! The app's shared state: the hosted question service and its socket server, the
-//! window's inbox, Do not disturb, and the question a notification click asked to
-//! show. Commands, the tray and notifications all reach it through Tauri's state.
+//! window's inbox, Do not disturb, the question a notification click asked to show,
+//! and how often the window was shown. Commands, the tray and notifications all reach it through Tauri's state.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,6 +19,9 @@ pub struct Desk {
     pub socket: PathBuf,
     do_not_disturb: AtomicBool,
     focus: Mutex<Option<String>>,
+    /// Bumped whenever the window is shown, so a pending destroy of an earlier hide
+    /// knows it is stale.
+    shown: AtomicU64,
     stop: CancellationToken,
     stopped: Mutex<Option<tauri::async_runtime::JoinHandle<()>>>,
 }
@@ -45,6 +48,7 @@ impl Desk {
             socket,
             do_not_disturb: AtomicBool::new(false),
             focus: Mutex::new(None),
+            shown: AtomicU64::new(0),
             stop,
             stopped: Mutex::new(Some(task)),
         })
@@ -73,5 +77,14 @@ impl Desk {
 
     pub fn take_focus(&self) -> Option<String> {
         self.focus.lock().unwrap().take()
+    }
+
+    /// The window is shown (again).
+    pub fn shown(&self) {
+        self.shown.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn times_shown(&self) -> u64 {
+        self.shown.load(Ordering::Relaxed)
     }
 }

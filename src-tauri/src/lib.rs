@@ -2,6 +2,8 @@
 //! same server as `userq serve`), answers agent-scoped questions in a window, raises
 //! notifications and lives in the tray. Everything Tauri-specific lives in this crate.
 
+#[cfg(test)]
+mod command_names;
 mod commands;
 mod desk;
 mod notify;
@@ -9,6 +11,7 @@ mod tray;
 mod webview_cycle;
 mod window;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tauri::{AppHandle, Emitter, Manager, RunEvent, Runtime};
@@ -22,6 +25,10 @@ pub use user_questions_window::{AskView, Inbox, UiError, WindowAnswerer};
 const BURST: Duration = Duration::from_millis(40);
 
 pub fn run() {
+    if std::env::args().skip(1).any(|a| a == "--version" || a == "-V") {
+        println!("user-questions {}", env!("CARGO_PKG_VERSION"));
+        return;
+    }
     if std::env::var_os("WEBKIT_DISABLE_DMABUF_RENDERER").is_none() {
         // Blank windows otherwise on some GPUs; set before any thread starts.
         std::env::set_var("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
@@ -34,8 +41,40 @@ pub fn run() {
         )
         .try_init();
     let background = std::env::args().any(|a| a == "--background");
-    let app = tauri::Builder::default()
-        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| window::open(app, None)))
+    let builder = tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| window::open(app, None)));
+    let app = match app(builder, socket_path(), Start { background, tray: true }).build(tauri::generate_context!()) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("user-questions: {e}");
+            std::process::exit(1);
+        }
+    };
+    #[cfg(unix)]
+    quit_on_signal(app.handle().clone());
+    app.run(|_app, event| {
+        // The app lives in the tray with no window; only Quit (an exit code) ends it.
+        if let RunEvent::ExitRequested { code: None, api, .. } = event {
+            api.prevent_exit();
+        }
+    });
+}
+
+/// How the app starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Start {
+    /// In the tray only, with no window until one is opened.
+    pub background: bool,
+    /// With its tray icon. The tray needs GTK, and so a display: the mock-runtime
+    /// tests leave it out (the end-to-end tests drive it over D-Bus).
+    pub tray: bool,
+}
+
+/// The whole app on any runtime (the real one, or Tauri's mock in tests): its plugins,
+/// commands, the question service on `socket`, the tray, notifications following the
+/// inbox, and the window unless it starts in the background.
+pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start) -> tauri::Builder<R> {
+    builder
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_autostart::init(
             tauri_plugin_autostart::MacosLauncher::LaunchAgent,
@@ -50,7 +89,6 @@ pub fn run() {
             commands::hide_window,
         ])
         .setup(move |app| {
-            let socket = socket_path();
             let desk = match Desk::start(socket.clone()) {
                 Ok(d) => d,
                 Err(e @ BindError::AlreadyRunning(_)) => {
@@ -62,23 +100,15 @@ pub fn run() {
             tracing::info!("listening on {}", socket.display());
             app.manage(desk);
             app.manage(notify::Notices::default());
-            tray::build(app.handle())?;
+            if start.tray {
+                tray::build(app.handle())?;
+            }
             follow(app.handle().clone());
-            #[cfg(unix)]
-            quit_on_signal(app.handle().clone());
-            if !background {
+            if !start.background {
                 window::open(app.handle(), None);
             }
             Ok(())
         })
-        .build(tauri::generate_context!())
-        .expect("the app starts");
-    app.run(|_app, event| {
-        // The app lives in the tray with no window; only Quit (an exit code) ends it.
-        if let RunEvent::ExitRequested { code: None, api, .. } = event {
-            api.prevent_exit();
-        }
-    });
 }
 
 /// Follows the inbox: the window hears of each change, the tray and notifications
@@ -127,3 +157,6 @@ pub(crate) fn quit<R: Runtime>(app: &AppHandle<R>) {
     app.state::<Desk>().stop();
     app.exit(0);
 }
+
+#[cfg(test)]
+mod tests;

@@ -19,8 +19,7 @@ fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<
     let menu = Menu::new(app)?;
     menu.append(&MenuItem::with_id(app, "open", format!("Open questions ({})", list.len()), true, None::<&str>)?)?;
     for view in list.iter().take(5) {
-        let who = view.agent.as_ref().map(|a| a.id.as_str()).unwrap_or("?");
-        let mut text = format!("{who}: {}", view.questions[0].question);
+        let mut text = format!("{}: {}", user_questions_window::notice::asked_by(view), view.questions[0].question);
         if text.chars().count() > 60 {
             text = text.chars().take(59).collect::<String>() + "…";
         }

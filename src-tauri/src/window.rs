@@ -2,7 +2,6 @@
 //! (tray, notification click, a second launch), hidden on close, and destroyed after
 //! it has stayed hidden a while, so an idle tray app holds no webview.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
@@ -11,10 +10,6 @@ use crate::desk::Desk;
 
 pub const LABEL: &str = "main";
 
-/// Bumped whenever the window is shown, so a pending destroy of an earlier hide
-/// knows it is stale.
-static SHOWN: AtomicU64 = AtomicU64::new(0);
-
 fn idle_before_destroy() -> Duration {
     let secs = std::env::var("USERQ_WINDOW_IDLE_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(120);
     Duration::from_secs(secs)
@@ -22,7 +17,7 @@ fn idle_before_destroy() -> Duration {
 
 /// Shows the window (building it if needed), at `focus` when given.
 pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
-    SHOWN.fetch_add(1, Ordering::Relaxed);
+    app.state::<Desk>().shown();
     if let Some(ask) = &focus {
         app.state::<Desk>().set_focus(Some(ask.clone()));
     }
@@ -58,11 +53,11 @@ pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
 pub fn hide<R: Runtime>(app: &AppHandle<R>) {
     let Some(window) = app.get_webview_window(LABEL) else { return };
     let _ = window.hide();
-    let shown = SHOWN.load(Ordering::Relaxed);
+    let shown = app.state::<Desk>().times_shown();
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(idle_before_destroy()).await;
-        if SHOWN.load(Ordering::Relaxed) != shown {
+        if app.state::<Desk>().times_shown() != shown {
             return;
         }
         if let Some(w) = app.get_webview_window(LABEL) {

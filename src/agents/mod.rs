@@ -115,11 +115,14 @@ impl HookInput {
     }
 }
 
+/// Writes the person's answer back in the agent's shape; `None` is no decision.
+type Decide = Box<dyn FnOnce(&Answer) -> Option<Value> + Send>;
+
 /// The questions one hook input asks, and how to write the answer back.
 pub struct HookAsk {
     pub questions: Vec<Question>,
     pub context: Context,
-    decide: Box<dyn FnOnce(&Answer) -> Option<Value> + Send>,
+    decide: Decide,
 }
 
 impl HookAsk {

@@ -159,6 +159,22 @@ impl Peer {
         m
     }
 
+    /// Waits until the server has this ask as held by an answerer (a claim it has
+    /// processed), asking `questions/pending`; fails after [`WAIT`].
+    pub async fn wait_held(&mut self, ask: &Value) {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let pending = self.call("questions/pending", json!({})).await;
+            let entry =
+                pending["result"]["pending"].as_array().and_then(|p| p.iter().find(|e| &e["ask"] == ask).cloned());
+            if entry.is_some_and(|e| !e["answerer"].is_null()) {
+                return;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "ask {ask} was never held: {pending}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     pub async fn reply(&mut self, id: &Value, result: Value) {
         self.send(json!({"jsonrpc": "2.0", "id": id, "result": result})).await;
     }

@@ -12,6 +12,17 @@ pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// Who asks, as a person knows them: the kind of agent and its project when the ask
+/// says ("Claude Code (shop)"), else the agent's id.
+pub fn asked_by(view: &AskView) -> String {
+    match project_name(view) {
+        Some(project) if view.context.as_ref().is_some_and(|c| c.source.is_some()) => {
+            format!("{} ({project})", agent_name(view))
+        }
+        _ => agent_name(view),
+    }
+}
+
 fn agent_name(view: &AskView) -> String {
     if let Some(source) = view.context.as_ref().and_then(|c| c.source.clone()) {
         return source;
@@ -140,5 +151,7 @@ mod tests {
         });
         assert_eq!(quick_answers(&v), ["Allow", "Deny"]);
         assert_eq!(text_for(&[&v]), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
+        assert_eq!(asked_by(&v), "Claude Code (shop)");
+        assert_eq!(asked_by(&view("a", "bot", &[], false)), "bot");
     }
 }

@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tokio::signal::unix::{signal, SignalKind};
+use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 use user_questions::agents::Agent;
 use user_questions::channel::asker::{AgentSpec, Asker};
@@ -37,7 +37,14 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         return no_decision(&name, &e);
     }
     let cancel = CancellationToken::new();
-    tokio::spawn(watch_the_agent(cancel.clone()));
+    // The handlers are in place before the question is asked, so an agent that ends
+    // the hook at once still has it withdrawn rather than killed mid-ask.
+    let signals = match (signal(SignalKind::terminate()), signal(SignalKind::interrupt()), signal(SignalKind::hangup()))
+    {
+        (Ok(t), Ok(i), Ok(h)) => Some((t, i, h)),
+        _ => None,
+    };
+    tokio::spawn(watch_the_agent(signals, cancel.clone()));
     match asker.ask(&ask.questions, &cancel).await {
         Ok(answer) => {
             if let Some(output) = ask.decide(&answer) {
@@ -63,12 +70,8 @@ fn no_decision(name: &str, e: &ClientError) -> ExitCode {
 
 /// Resolves `cancel` when the agent ends the hook: SIGTERM, SIGINT or SIGHUP, or the
 /// pipe the agent reads our stdout from closing.
-async fn watch_the_agent(cancel: CancellationToken) {
-    let (mut term, mut int, mut hup) =
-        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt()), signal(SignalKind::hangup())) {
-            (Ok(t), Ok(i), Ok(h)) => (t, i, h),
-            _ => return,
-        };
+async fn watch_the_agent(signals: Option<(Signal, Signal, Signal)>, cancel: CancellationToken) {
+    let Some((mut term, mut int, mut hup)) = signals else { return };
     let (closed_tx, closed) = tokio::sync::oneshot::channel::<()>();
     std::thread::spawn(move || {
         if stdout_closes() {

@@ -1,0 +1,115 @@
+//! The whole app, built by the same [`crate::app`] as the real one, under Tauri's mock
+//! runtime on a socket in a temp folder: the service listens, an agent's question
+//! reaches the inbox and the follow-up of notifications, every command the list names
+//! is registered, and the capability file grants exactly those commands. (The tray
+//! needs GTK and a display; `tests/e2e/test_tray.py` drives it.)
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{Manager, WebviewWindowBuilder};
+use tokio_util::sync::CancellationToken;
+use user_questions::model::{AskRequest, Question};
+
+use crate::command_names::COMMAND_NAMES;
+use crate::desk::Desk;
+
+fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap_or(Value::Null))
+}
+
+/// The whole app on the mock runtime, on `socket`, in the background and without the
+/// tray (which needs a display), its setup run (Tauri runs setup when the event loop
+/// starts: one iteration of the mock's loop).
+pub(crate) fn mock_app(socket: std::path::PathBuf) -> tauri::App<MockRuntime> {
+    let start = crate::Start { background: true, tray: false };
+    let mut app = crate::app(mock_builder(), socket, start).build(tauri::generate_context!()).unwrap();
+    #[allow(deprecated)]
+    app.run_iteration(|_, _| {});
+    app
+}
+
+/// Waits for `check`, failing with `what` after five seconds.
+pub(crate) fn wait_until(what: &str, check: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !check() {
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_whole_app_runs_under_the_mock_runtime() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("run").join("userq.sock");
+    let app = mock_app(socket.clone());
+    assert!(std::os::unix::net::UnixStream::connect(&socket).is_ok(), "the service listens");
+    assert!(app.get_webview_window(crate::window::LABEL).is_none(), "a background start has no window");
+
+    let desk = app.state::<Desk>();
+    let (service, inbox) = (desk.service.clone(), desk.inbox.clone());
+    let mut changes = inbox.watch();
+    let agent = service.enter_from("Claude Code", "claude-code-s1", None, 0).unwrap();
+    let q = Question::new("go", "Deploy?").option("Yes", None).option("No", None);
+    let asking = tauri::async_runtime::spawn(async move {
+        service.ask(AskRequest::new(vec![q]).from_agent(agent), &CancellationToken::new()).await
+    });
+    tauri::async_runtime::block_on(changes.changed()).unwrap();
+    assert_eq!(inbox.len(), 1);
+
+    let window = WebviewWindowBuilder::new(&app, crate::window::LABEL, Default::default()).build().unwrap();
+    for name in COMMAND_NAMES {
+        if name == "hide_window" {
+            continue; // it hides the window this test speaks through
+        }
+        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}});
+        if let Err(e) = invoke(&window, name, args) {
+            assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
+            assert_eq!(e["code"], "NOT_PENDING", "{name}: {e}");
+        }
+    }
+    let ask = inbox.list()[0].ask.clone();
+    invoke(&window, "answer_question", json!({"ask": ask, "answer": {"answers": [{"id": "go", "selected": ["No"]}]}}))
+        .unwrap();
+    let answer = tauri::async_runtime::block_on(asking).unwrap().unwrap();
+    assert_eq!(answer.answers[0].selected, ["No"]);
+    wait_until("the inbox to empty", || inbox.is_empty());
+    app.state::<Desk>().stop();
+    assert!(!socket.exists(), "a clean stop removes the socket");
+}
+
+#[test]
+fn the_capability_grants_exactly_the_listed_commands() {
+    let file: Value = serde_json::from_str(include_str!("../capabilities/default.json")).unwrap();
+    let granted: BTreeSet<String> = file["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(|p| p.strip_prefix("allow-"))
+        .map(str::to_owned)
+        .collect();
+    let listed: BTreeSet<String> = COMMAND_NAMES.iter().map(|c| c.replace('_', "-")).collect();
+    assert_eq!(granted, listed);
+    let others: Vec<&str> = file["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|p| !p.starts_with("allow-"))
+        .collect();
+    assert_eq!(others, ["core:event:allow-listen", "core:event:allow-unlisten"], "nothing else is granted");
+}
