@@ -7,6 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .tools/venv
 APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev \
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
+APT_CHECK := nodejs npm
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool
 
 .PHONY: run test check deps-build deps-e2e build-tests test-rust test-python test-e2e bench
@@ -19,10 +20,20 @@ run: deps-build
 ## and the desktop app end to end under Xvfb.
 test: deps-build deps-e2e check test-rust test-python test-e2e
 
-## Format and lint: part of `make test`, so of CI.
-check: deps-build
+## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
+## checked by the TypeScript compiler (JSDoc types, no emit) and Prettier, pinned in
+## tests/ui.
+check: deps-build tests/ui/node_modules/.installed
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	tests/ui/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}"
+	tests/ui/node_modules/.bin/tsc --noEmit -p ui
+
+tests/ui/node_modules/.installed: tests/ui/package-lock.json
+	@command -v npm >/dev/null || { echo "installing: $(APT_CHECK)"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_CHECK); }
+	cd tests/ui && npm ci --silent --no-audit --no-fund
+	touch $@
 
 deps-build:
 	@missing=$$(for p in $(APT_BUILD); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

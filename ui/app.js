@@ -1,3 +1,4 @@
+// @ts-check
 // The question window: a view of the asks Rust holds. It reads them with commands,
 // hears of changes through events, and answers with commands. Every string from an
 // agent goes in as text; only the detail comes as HTML, rendered and sanitized in Rust.
@@ -45,30 +46,49 @@ function el(tag, props = {}, ...children) {
 
 // --- reading the form back -------------------------------------------------
 
+/** @param {HTMLFieldSetElement} fs @returns {QuestionDraft} */
 function questionState(fs) {
-  const skip = fs.querySelector("input.skip");
-  const other = fs.querySelector("input.other, textarea.feedback");
+  const skip = /** @type {HTMLInputElement | null} */ (fs.querySelector("input.skip"));
+  const other = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (
+    fs.querySelector("input.other, textarea.feedback")
+  );
+  const checked = /** @type {NodeListOf<HTMLInputElement>} */ (fs.querySelectorAll("input.choice:checked"));
   return {
-    selected: [...fs.querySelectorAll("input.choice:checked")].map((i) => i.value),
+    selected: [...checked].map((i) => i.value),
     custom: other ? other.value : "",
     skip: !!(skip && skip.checked),
   };
 }
 
+/** @param {HTMLFormElement} form @returns {Draft} */
 function draftOf(form) {
+  /** @type {Draft} */
   const draft = {};
-  for (const fs of form.querySelectorAll("fieldset.question")) draft[fs.dataset.qid] = questionState(fs);
+  for (const fs of questionsOf(form)) draft[fs.dataset.qid] = questionState(fs);
   return draft;
 }
 
+/** @param {HTMLFormElement} form */
+function questionsOf(form) {
+  return /** @type {NodeListOf<HTMLFieldSetElement>} */ (form.querySelectorAll("fieldset.question"));
+}
+
+/**
+ * @param {HTMLFormElement} form
+ * @param {{qid: string, label: string, keepText?: boolean}} [pick] a button pressed for one question
+ */
 function answerOf(form, pick) {
   const answers = [];
-  for (const fs of form.querySelectorAll("fieldset.question")) {
+  for (const fs of questionsOf(form)) {
     const s = questionState(fs);
     const id = fs.dataset.qid;
-    if (s.skip) { answers.push({ id, selected: [] }); continue; }
+    if (s.skip) {
+      answers.push({ id, selected: [] });
+      continue;
+    }
     const picked = pick && pick.qid === id;
     const selected = picked ? [pick.label] : s.selected;
+    /** @type {{id: string, selected: string[], custom?: string}} */
     const item = { id, selected };
     // On a permission prompt typed text is the reason to deny: it goes with Deny (or
     // alone), never with Allow.
@@ -83,8 +103,12 @@ function answerOf(form, pick) {
 // Shows a command's error in the form, unless the form has moved on to another ask.
 // Errors are told apart by their code, never their text: an ask that is no longer
 // pending (answered elsewhere, withdrawn) only means the list is out of date.
+/** @param {HTMLFormElement} form @param {string} ask @param {Partial<UiError>} e */
 function showError(form, ask, e) {
-  if (e && e.code === "NOT_PENDING") { refresh(); return; }
+  if (e && e.code === "NOT_PENDING") {
+    refresh();
+    return;
+  }
   if (form.dataset.ask === ask) form.querySelector(".error").textContent = e && e.message ? e.message : String(e);
 }
 
@@ -110,10 +134,13 @@ async function dismiss(form) {
 const draftTimers = new Map(); // form -> its pending save; dropped in forget()
 function saveDraft(form) {
   clearTimeout(draftTimers.get(form));
-  draftTimers.set(form, setTimeout(() => {
-    draftTimers.delete(form);
-    invoke("save_draft", { ask: form.dataset.ask, draft: draftOf(form) }).catch(() => {});
-  }, 200));
+  draftTimers.set(
+    form,
+    setTimeout(() => {
+      draftTimers.delete(form);
+      invoke("save_draft", { ask: form.dataset.ask, draft: draftOf(form) }).catch(() => {});
+    }, 200),
+  );
 }
 
 // A form whose ask ended: its pending draft is dropped with it, and its elements
@@ -133,9 +160,11 @@ function detailNode(q, cls) {
   return node;
 }
 
+/** @param {AskView} view @param {QuestionView} q @param {Draft | null} draft */
 function questionNode(view, q, draft) {
   const fs = el("fieldset", { class: "question" });
   fs.dataset.qid = q.id;
+  /** @type {Partial<QuestionDraft>} */
   const saved = (draft && draft[q.id]) || {};
   fs.append(el("legend", { class: "header", text: q.header || "" }));
   fs.append(el("p", { class: "text", text: q.question }));
@@ -143,14 +172,22 @@ function questionNode(view, q, draft) {
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
   if (detail) fs.append(detail);
   if (view.presentation === "permission") {
-    const reason = el("input", { type: "text", class: "other reason", "aria-label": "Tell the agent why, and deny",
-      placeholder: "Tell the agent why, and deny" });
+    const reason = el("input", {
+      type: "text",
+      class: "other reason",
+      "aria-label": "Tell the agent why, and deny",
+      placeholder: "Tell the agent why, and deny",
+    });
     reason.value = saved.custom || "";
     fs.append(el("label", { class: "reason" }, el("span", { text: "Tell the agent why, and deny (Enter)" }), reason));
     return fs;
   }
   if (planned) {
-    const feedback = el("textarea", { class: "feedback", "aria-label": "Feedback", placeholder: "Feedback for the agent (sent with Revise)" });
+    const feedback = el("textarea", {
+      class: "feedback",
+      "aria-label": "Feedback",
+      placeholder: "Feedback for the agent (sent with Revise)",
+    });
     feedback.value = saved.custom || "";
     fs.append(feedback);
     return fs;
@@ -158,17 +195,32 @@ function questionNode(view, q, draft) {
   if (q.options.length) {
     const list = el("div", { class: "options", role: q.multiSelect ? "group" : "radiogroup" });
     q.options.forEach((o, i) => {
-      const input = el("input", { type: q.multiSelect ? "checkbox" : "radio", class: "choice", name: `${view.ask}:${q.id}`, value: o.label });
+      const input = el("input", {
+        type: q.multiSelect ? "checkbox" : "radio",
+        class: "choice",
+        name: `${view.ask}:${q.id}`,
+        value: o.label,
+      });
       input.checked = (saved.selected || []).includes(o.label);
-      list.append(el("label", { class: "option" },
-        input,
-        el("span", { class: "num", text: i < 9 ? String(i + 1) : "" }),
-        el("span", { class: "label-text", text: o.label }),
-        o.description ? el("span", { class: "desc", text: o.description }) : null));
+      list.append(
+        el(
+          "label",
+          { class: "option" },
+          input,
+          el("span", { class: "num", text: i < 9 ? String(i + 1) : "" }),
+          el("span", { class: "label-text", text: o.label }),
+          o.description ? el("span", { class: "desc", text: o.description }) : null,
+        ),
+      );
     });
     fs.append(list);
   }
-  const other = el("input", { type: "text", class: "other", "aria-label": "Other", placeholder: q.options.length ? "Other…" : "Your answer" });
+  const other = el("input", {
+    type: "text",
+    class: "other",
+    "aria-label": "Other",
+    placeholder: q.options.length ? "Other…" : "Your answer",
+  });
   other.value = saved.custom || "";
   fs.append(other);
   const skip = el("input", { type: "checkbox", class: "skip" });
@@ -177,6 +229,7 @@ function questionNode(view, q, draft) {
   return fs;
 }
 
+/** @param {AskView} view @returns {HTMLFormElement} */
 function formFor(view) {
   const form = el("form", { class: "ask", tabIndex: -1 });
   form.dataset.ask = view.ask;
@@ -193,15 +246,36 @@ function formFor(view) {
     for (const o of only.options) {
       const cls = o.label === approve ? "primary approve" : o.label === deny ? "deny" : "option-button";
       const keepText = o.label === deny;
-      actions.append(el("button", { type: "button", class: cls, text: o.label, title: o.description || "",
-        onclick: () => send(form, { qid: only.id, label: o.label, keepText }) }));
+      actions.append(
+        el("button", {
+          type: "button",
+          class: cls,
+          text: o.label,
+          title: o.description || "",
+          onclick: () => send(form, { qid: only.id, label: o.label, keepText }),
+        }),
+      );
     }
   } else if (view.presentation === "planReview") {
     form.classList.add("buttons");
     const approve = only.intent.approve;
-    actions.append(el("button", { type: "button", class: "primary approve", text: approve, onclick: () => send(form, { qid: only.id, label: approve }) }));
+    actions.append(
+      el("button", {
+        type: "button",
+        class: "primary approve",
+        text: approve,
+        onclick: () => send(form, { qid: only.id, label: approve }),
+      }),
+    );
     for (const o of only.options.filter((o) => o.label !== approve)) {
-      actions.append(el("button", { type: "button", class: "option-button", text: o.label, onclick: () => send(form, { qid: only.id, label: o.label }) }));
+      actions.append(
+        el("button", {
+          type: "button",
+          class: "option-button",
+          text: o.label,
+          onclick: () => send(form, { qid: only.id, label: o.label }),
+        }),
+      );
     }
   } else {
     actions.append(el("button", { type: "submit", class: "primary", text: "Submit" }));
@@ -209,22 +283,33 @@ function formFor(view) {
   actions.append(el("button", { type: "button", class: "dismiss", text: "Dismiss", onclick: () => dismiss(form) }));
   actions.append(el("div", { class: "error", role: "alert" }));
   form.append(actions);
-  form.onsubmit = (e) => { e.preventDefault(); send(form); };
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    send(form);
+  };
   form.oninput = (e) => {
-    if (e.target.classList.contains("skip")) e.target.closest("fieldset").querySelectorAll(".choice, .other").forEach((i) => { i.disabled = e.target.checked; });
+    if (e.target.classList.contains("skip"))
+      e.target
+        .closest("fieldset")
+        .querySelectorAll(".choice, .other")
+        .forEach((i) => {
+          i.disabled = e.target.checked;
+        });
     saveDraft(form);
   };
   return form;
 }
 
 // Who asks, in which project and session: one line above each ask.
+/** @param {AskView} view */
 function originNode(view) {
   const c = view.context || {};
   const by = c.source || (view.agent && view.agent.client) || "";
   const line = el("p", { class: "origin" });
   if (by) line.append(el("span", { class: "source", text: by }));
   if (c.project) line.append(el("span", { class: "project", text: baseName(c.project), title: c.project }));
-  if (c.session) line.append(el("span", { class: "session", text: `session ${c.session.slice(0, 8)}`, title: c.session }));
+  if (c.session)
+    line.append(el("span", { class: "session", text: `session ${c.session.slice(0, 8)}`, title: c.session }));
   if (view.agent) line.append(el("span", { class: "agent-id", text: view.agent.id }));
   return line;
 }
@@ -238,28 +323,38 @@ function baseName(path) {
 
 // Asks of one agent session stay together: hooks ask as one agent per call, so a
 // session (with its source and project) is the group when the ask names one.
+/** @param {AskView} view @returns {string} */
 function groupKey(view) {
   const c = view.context || {};
   if (c.session) return `session\u0000${c.source || ""}\u0000${c.project || ""}\u0000${c.session}`;
   return view.agent ? view.agent.id : "";
 }
 
+/** @param {AskView} view @returns {HTMLElement} */
 function groupFor(view) {
   const key = groupKey(view);
-  let group = [...main.querySelectorAll("section.agent")].find((s) => s.dataset.agent === key);
+  let group = /** @type {HTMLElement[]} */ ([...main.querySelectorAll("section.agent")]).find(
+    (s) => s.dataset.agent === key,
+  );
   if (!group) {
     const c = view.context || {};
     const title = c.session
-      ? el("h2", {},
-        el("span", { class: "id", text: c.project ? baseName(c.project) : c.source || "" }),
-        el("span", { class: "client", text: c.source || (view.agent && view.agent.client) || "" }),
-        el("span", { class: "depth", text: `session ${c.session.slice(0, 8)}` }),
-        el("span", { class: "n" }))
-      : el("h2", {},
-        el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
-        el("span", { class: "client", text: view.agent && view.agent.client ? view.agent.client : "" }),
-        el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
-        el("span", { class: "n" }));
+      ? el(
+          "h2",
+          {},
+          el("span", { class: "id", text: c.project ? baseName(c.project) : c.source || "" }),
+          el("span", { class: "client", text: c.source || (view.agent && view.agent.client) || "" }),
+          el("span", { class: "depth", text: `session ${c.session.slice(0, 8)}` }),
+          el("span", { class: "n" }),
+        )
+      : el(
+          "h2",
+          {},
+          el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
+          el("span", { class: "client", text: view.agent && view.agent.client ? view.agent.client : "" }),
+          el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
+          el("span", { class: "n" }),
+        );
     group = el("section", { class: "agent" }, title);
     group.dataset.agent = key;
     main.append(group);
@@ -271,19 +366,29 @@ function groupFor(view) {
 let refreshing = null;
 let again = false;
 function refresh() {
-  if (refreshing) { again = true; return refreshing; }
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
   refreshing = render().finally(() => {
     refreshing = null;
-    if (again) { again = false; refresh(); }
+    if (again) {
+      again = false;
+      refresh();
+    }
   });
   return refreshing;
 }
 
 async function render() {
+  /** @type {AskView[]} */
   const list = await invoke("list_questions");
   const live = new Set(list.map((v) => v.ask));
   for (const [ask, form] of forms) {
-    if (!live.has(ask)) { forget(form); forms.delete(ask); }
+    if (!live.has(ask)) {
+      forget(form);
+      forms.delete(ask);
+    }
   }
   // Each group in the order the asks were received: an ask can reach the window
   // after a later one, so new forms are placed, not appended. Forms already in place
@@ -299,7 +404,10 @@ async function render() {
   }
   for (const group of main.querySelectorAll("section.agent")) {
     const n = group.querySelectorAll("form.ask").length;
-    if (!n) { recycle(group); continue; }
+    if (!n) {
+      recycle(group);
+      continue;
+    }
     group.querySelector(".n").textContent = `${n} question${n === 1 ? "" : "s"}`;
   }
   empty.hidden = list.length > 0;
@@ -315,35 +423,54 @@ function focusAsk(ask) {
   (form.querySelector("input.choice, textarea, input.other, button") || form).focus();
 }
 
+/** @returns {HTMLFormElement | null} */
 function currentForm() {
   const active = document.activeElement && document.activeElement.closest("form.ask");
-  return active || main.querySelector("form.ask.focused") || main.querySelector("form.ask");
+  return /** @type {HTMLFormElement | null} */ (
+    active || main.querySelector("form.ask.focused") || main.querySelector("form.ask")
+  );
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape") { e.preventDefault(); invoke("hide_window"); return; }
-  const typing = e.target.matches("input[type=text], textarea");
+  if (e.key === "Escape") {
+    e.preventDefault();
+    invoke("hide_window");
+    return;
+  }
+  const target = /** @type {HTMLElement} */ (e.target);
+  const typing = target.matches("input[type=text], textarea");
   const form = currentForm();
   if (!form || typing || e.ctrlKey || e.metaKey || e.altKey) return;
   if (/^[1-9]$/.test(e.key)) {
-    const choice = form.querySelectorAll("fieldset.question")[0]?.querySelectorAll("input.choice")[Number(e.key) - 1];
-    const planButton = form.querySelectorAll(".actions button:not(.dismiss)")[Number(e.key) - 1];
-    if (choice) { choice.checked = choice.type === "radio" ? true : !choice.checked; choice.focus(); saveDraft(form); }
-    else if (planButton && form.classList.contains("buttons")) planButton.focus();
+    const choice = /** @type {HTMLInputElement | undefined} */ (
+      form.querySelectorAll("fieldset.question")[0]?.querySelectorAll("input.choice")[Number(e.key) - 1]
+    );
+    const planButton = /** @type {HTMLButtonElement | undefined} */ (
+      form.querySelectorAll(".actions button:not(.dismiss)")[Number(e.key) - 1]
+    );
+    if (choice) {
+      choice.checked = choice.type === "radio" ? true : !choice.checked;
+      choice.focus();
+      saveDraft(form);
+    } else if (planButton && form.classList.contains("buttons")) planButton.focus();
     e.preventDefault();
-  } else if (e.key === "Enter" && !e.target.matches("button")) {
+  } else if (e.key === "Enter" && !target.matches("button")) {
     e.preventDefault();
-    const approve = form.querySelector("button.approve");
-    if (approve) approve.click(); else form.requestSubmit();
+    const approve = /** @type {HTMLButtonElement | null} */ (form.querySelector("button.approve"));
+    if (approve) approve.click();
+    else form.requestSubmit();
   }
 });
 
 listen("questions-changed", () => refresh());
 listen("focus-question", (e) => refresh().then(() => focusAsk(e.payload)));
-listen("do-not-disturb", (e) => { document.getElementById("dnd").hidden = !e.payload; });
+listen("do-not-disturb", (e) => {
+  document.getElementById("dnd").hidden = !e.payload;
+});
 
 (async () => {
   await refresh();
+  /** @type {Status} */
   const status = await invoke("status");
   document.getElementById("dnd").hidden = !status.doNotDisturb;
   if (status.focus) focusAsk(status.focus);

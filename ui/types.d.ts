@@ -1,0 +1,85 @@
+// The shapes the window receives from Rust (crates/window/src/inbox.rs) and the
+// Tauri globals it uses. Kept by hand beside the Rust types they mirror; tsc checks
+// app.js against them.
+
+/** One option of a question. */
+interface QuestionOption {
+  label: string;
+  description?: string | null;
+}
+
+/** A presentation intent, passed through verbatim. */
+interface Intent {
+  kind: string;
+  approve: string;
+  [field: string]: unknown;
+}
+
+/** One question as the window renders it (`QuestionView`). */
+interface QuestionView {
+  id: string;
+  question: string;
+  header: string | null;
+  /** Sanitized HTML, rendered in Rust. */
+  detailHtml: string | null;
+  options: QuestionOption[];
+  multiSelect: boolean;
+  intent: Intent | null;
+  planReview: boolean;
+  permission: boolean;
+}
+
+interface AgentView {
+  id: string;
+  client: string | null;
+  delegationDepth: number;
+}
+
+interface AskContext {
+  project?: string;
+  session?: string;
+  source?: string;
+}
+
+/** How the ask is presented, decided once in Rust. */
+type Presentation = "form" | "planReview" | "permission";
+
+/** What the person has typed so far into one question. */
+interface QuestionDraft {
+  selected: string[];
+  custom: string;
+  skip: boolean;
+}
+
+/** A draft: question id -> what was typed. */
+type Draft = Record<string, QuestionDraft>;
+
+/** One held ask (`AskView`). */
+interface AskView {
+  ask: string;
+  agent: AgentView | null;
+  context: AskContext | null;
+  since: string;
+  presentation: Presentation;
+  questions: QuestionView[];
+  draft: Draft | null;
+}
+
+/** A command's error: a code to branch on, a message to show. */
+interface UiError {
+  code: string;
+  message: string;
+}
+
+interface Status {
+  doNotDisturb: boolean;
+  socket: string;
+  focus: string | null;
+}
+
+interface Window {
+  __TAURI__: {
+    core: { invoke<T = unknown>(cmd: string, args?: Record<string, unknown>): Promise<T> };
+    event: { listen<T = unknown>(event: string, handler: (e: { payload: T }) => void): Promise<() => void> };
+  };
+}
