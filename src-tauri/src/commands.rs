@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tauri::{AppHandle, Runtime, State};
 
-use crate::desk::Desk;
+use crate::app_state::AppState;
 use user_questions_window::{AskView, UiError};
 
 #[derive(Serialize)]
@@ -18,31 +18,31 @@ pub struct Status {
 }
 
 #[tauri::command]
-pub fn list_questions(desk: State<'_, Desk>) -> Vec<AskView> {
-    desk.inbox.list()
+pub fn list_questions(state: State<'_, AppState>) -> Vec<AskView> {
+    state.inbox.list()
 }
 
 #[tauri::command]
-pub fn answer_question(desk: State<'_, Desk>, ask: String, answer: Value) -> Result<(), UiError> {
-    desk.inbox.answer(&ask, &answer)
+pub fn answer_question(state: State<'_, AppState>, ask: String, answer: Value) -> Result<(), UiError> {
+    state.inbox.answer(&ask, &answer)
 }
 
 #[tauri::command]
-pub fn dismiss_question(desk: State<'_, Desk>, ask: String) -> Result<(), UiError> {
-    desk.inbox.dismiss(&ask)
+pub fn dismiss_question(state: State<'_, AppState>, ask: String) -> Result<(), UiError> {
+    state.inbox.dismiss(&ask)
 }
 
 #[tauri::command]
-pub fn save_draft(desk: State<'_, Desk>, ask: String, draft: Value) -> Result<(), UiError> {
-    desk.inbox.save_draft(&ask, draft)
+pub fn save_draft(state: State<'_, AppState>, ask: String, draft: Value) -> Result<(), UiError> {
+    state.inbox.save_draft(&ask, draft)
 }
 
 #[tauri::command]
-pub fn status(desk: State<'_, Desk>) -> Status {
+pub fn status(state: State<'_, AppState>) -> Status {
     Status {
-        do_not_disturb: desk.do_not_disturb(),
-        socket: desk.socket.display().to_string(),
-        focus: desk.take_focus(),
+        do_not_disturb: state.do_not_disturb(),
+        socket: state.socket.display().to_string(),
+        focus: state.take_focus(),
     }
 }
 
@@ -64,7 +64,7 @@ mod tests {
     use tokio_util::sync::CancellationToken;
     use user_questions::model::{AskRequest, Question};
 
-    use crate::desk::Desk;
+    use crate::app_state::AppState;
     use crate::tests::wait_until;
 
     fn invoke(window: &tauri::WebviewWindow<tauri::test::MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
@@ -85,7 +85,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("run").join("userq.sock");
         let app = crate::tests::mock_app(socket);
-        let service = app.state::<Desk>().service.clone();
+        let service = app.state::<AppState>().service.clone();
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
         assert_eq!(invoke(&window, "list_questions", json!({})).unwrap(), json!([]));
 
@@ -95,7 +95,7 @@ mod tests {
             let (service, request) = (service.clone(), AskRequest::new(vec![q.clone()]).from_agent(agent.clone()));
             async move { service.ask(request, &CancellationToken::new()).await }
         });
-        let inbox = app.state::<Desk>().inbox.clone();
+        let inbox = app.state::<AppState>().inbox.clone();
         wait_until("the question in the inbox", || !inbox.is_empty());
         let list = invoke(&window, "list_questions", json!({})).unwrap();
         assert_eq!(list[0]["agent"], json!({"id": "bot", "client": "claude-code", "delegationDepth": 1}));
@@ -141,7 +141,7 @@ mod tests {
         // Only the question window holds the capability.
         let other = WebviewWindowBuilder::new(&app, "other", Default::default()).build().unwrap();
         assert!(invoke(&other, "list_questions", json!({})).is_err());
-        app.state::<Desk>().stop();
+        app.state::<AppState>().stop();
         assert!(!dir.path().join("run").join("userq.sock").exists(), "a clean stop removes the socket");
     }
 }

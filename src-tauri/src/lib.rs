@@ -2,10 +2,10 @@
 //! same server as `userq serve`), answers agent-scoped questions in a window, raises
 //! notifications and lives in the tray. Everything Tauri-specific lives in this crate.
 
+mod app_state;
 #[cfg(test)]
 mod command_names;
 mod commands;
-mod desk;
 mod notify;
 mod tray;
 mod webview_cycle;
@@ -18,7 +18,7 @@ use tauri::{AppHandle, Emitter, Manager, RunEvent, Runtime};
 use user_questions::channel::path::socket_path;
 use user_questions::channel::server::BindError;
 
-pub use desk::Desk;
+pub use app_state::AppState;
 pub use user_questions_window::{AskView, Inbox, UiError, WindowAnswerer};
 
 /// Time to gather a burst of new questions into one notification.
@@ -89,7 +89,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::hide_window,
         ])
         .setup(move |app| {
-            let desk = match Desk::start(socket.clone()) {
+            let state = match AppState::start(socket.clone()) {
                 Ok(d) => d,
                 Err(e @ BindError::AlreadyRunning(_)) => {
                     eprintln!("user-questions: {e}; stop it (userq serve) to let the app host the questions");
@@ -98,7 +98,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
                 Err(e) => return Err(e.into()),
             };
             tracing::info!("listening on {}", socket.display());
-            app.manage(desk);
+            app.manage(state);
             app.manage(notify::Notices::default());
             if start.tray {
                 tray::build(app.handle())?;
@@ -114,7 +114,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
 /// Follows the inbox: the window hears of each change, the tray and notifications
 /// are brought up to date.
 fn follow<R: Runtime>(app: AppHandle<R>) {
-    let mut changes = app.state::<Desk>().inbox.watch();
+    let mut changes = app.state::<AppState>().inbox.watch();
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
             // The window hears at once; the tray and notifications wait for the burst,
@@ -124,7 +124,7 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
             if changes.borrow_and_update().has_changed() {
                 let _ = app.emit("questions-changed", ());
             }
-            let list = app.state::<Desk>().inbox.list();
+            let list = app.state::<AppState>().inbox.list();
             let handle = app.clone();
             let _ = app.run_on_main_thread(move || {
                 tray::update(&handle, &list);
@@ -154,7 +154,7 @@ fn quit_on_signal<R: Runtime>(app: AppHandle<R>) {
 /// Quit: stop the server cleanly (pending asks end with `SHUTTING_DOWN`, the socket is
 /// removed), then exit.
 pub(crate) fn quit<R: Runtime>(app: &AppHandle<R>) {
-    app.state::<Desk>().stop();
+    app.state::<AppState>().stop();
     app.exit(0);
 }
 

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use tauri::{AppHandle, Manager, Runtime};
 
-use crate::desk::Desk;
+use crate::app_state::AppState;
 use user_questions_window::notice::{escape, quick_answers, text_for};
 use user_questions_window::AskView;
 
@@ -43,7 +43,7 @@ impl Notices {
         for id in gone {
             platform::close(id);
         }
-        if new.is_empty() || app.state::<Desk>().do_not_disturb() {
+        if new.is_empty() || app.state::<AppState>().do_not_disturb() {
             return;
         }
         let (title, body) = text_for(&new);
@@ -71,7 +71,7 @@ impl Notices {
 mod platform {
     use tauri::{AppHandle, Manager, Runtime};
 
-    use crate::desk::Desk;
+    use crate::app_state::AppState;
 
     /// Asked of the notification server once; a D-Bus round trip per question would
     /// sit between every ask and its notification.
@@ -123,10 +123,10 @@ mod platform {
             let _ = app.run_on_main_thread(move || crate::window::open(&app2, focus));
             return;
         };
-        let desk = app.state::<Desk>();
-        let Some(view) = desk.inbox.get(ask) else { return };
+        let state = app.state::<AppState>();
+        let Some(view) = state.inbox.get(ask) else { return };
         let answer = serde_json::json!({"answers": [{"id": view.questions[0].id, "selected": [label]}]});
-        if let Err(e) = desk.inbox.answer(ask, &answer) {
+        if let Err(e) = state.inbox.answer(ask, &answer) {
             tracing::warn!("answer from the notification failed: {e}");
         }
     }

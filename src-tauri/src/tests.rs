@@ -15,8 +15,8 @@ use tauri::{Manager, WebviewWindowBuilder};
 use tokio_util::sync::CancellationToken;
 use user_questions::model::{AskRequest, Question};
 
+use crate::app_state::AppState;
 use crate::command_names::COMMAND_NAMES;
-use crate::desk::Desk;
 
 fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
     let request = InvokeRequest {
@@ -59,8 +59,8 @@ fn the_whole_app_runs_under_the_mock_runtime() {
     assert!(std::os::unix::net::UnixStream::connect(&socket).is_ok(), "the service listens");
     assert!(app.get_webview_window(crate::window::LABEL).is_none(), "a background start has no window");
 
-    let desk = app.state::<Desk>();
-    let (service, inbox) = (desk.service.clone(), desk.inbox.clone());
+    let state = app.state::<AppState>();
+    let (service, inbox) = (state.service.clone(), state.inbox.clone());
     let mut changes = inbox.watch();
     let agent = service.enter_from("Claude Code", "claude-code-s1", None, 0).unwrap();
     let q = Question::new("go", "Deploy?").option("Yes", None).option("No", None);
@@ -87,7 +87,7 @@ fn the_whole_app_runs_under_the_mock_runtime() {
     let answer = tauri::async_runtime::block_on(asking).unwrap().unwrap();
     assert_eq!(answer.answers[0].selected, ["No"]);
     wait_until("the inbox to empty", || inbox.is_empty());
-    app.state::<Desk>().stop();
+    app.state::<AppState>().stop();
     assert!(!socket.exists(), "a clean stop removes the socket");
 }
 

@@ -8,7 +8,7 @@ use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_autostart::ManagerExt;
 
-use crate::desk::Desk;
+use crate::app_state::AppState;
 use user_questions_window::AskView;
 
 const IDLE_ICON: &[u8] = include_bytes!("../../icons/tray.png");
@@ -28,7 +28,7 @@ fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<
         menu.append(&MenuItem::with_id(app, format!("ask:{}", view.ask), text, true, None::<&str>)?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
-    let dnd = app.state::<Desk>().do_not_disturb();
+    let dnd = app.state::<AppState>().do_not_disturb();
     menu.append(&CheckMenuItem::with_id(app, "dnd", "Do not disturb", true, dnd, None::<&str>)?)?;
     let login = app.autolaunch().is_enabled().unwrap_or(false);
     menu.append(&CheckMenuItem::with_id(app, "autostart", "Start at login", true, login, None::<&str>)?)?;
@@ -65,10 +65,10 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
     match event.id().as_ref() {
         "open" => crate::window::open(app, None),
         "dnd" => {
-            let desk = app.state::<Desk>();
-            desk.set_do_not_disturb(!desk.do_not_disturb());
-            let _ = app.emit("do-not-disturb", desk.do_not_disturb());
-            update(app, &desk.inbox.list());
+            let state = app.state::<AppState>();
+            state.set_do_not_disturb(!state.do_not_disturb());
+            let _ = app.emit("do-not-disturb", state.do_not_disturb());
+            update(app, &state.inbox.list());
         }
         "autostart" => {
             let auto = app.autolaunch();

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
 
-use crate::desk::Desk;
+use crate::app_state::AppState;
 
 pub const LABEL: &str = "main";
 
@@ -17,9 +17,9 @@ fn idle_before_destroy() -> Duration {
 
 /// Shows the window (building it if needed), at `focus` when given.
 pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
-    app.state::<Desk>().shown();
+    app.state::<AppState>().shown();
     if let Some(ask) = &focus {
-        app.state::<Desk>().set_focus(Some(ask.clone()));
+        app.state::<AppState>().set_focus(Some(ask.clone()));
     }
     if let Some(window) = app.get_webview_window(LABEL) {
         let _ = window.unminimize();
@@ -53,11 +53,11 @@ pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
 pub fn hide<R: Runtime>(app: &AppHandle<R>) {
     let Some(window) = app.get_webview_window(LABEL) else { return };
     let _ = window.hide();
-    let shown = app.state::<Desk>().times_shown();
+    let shown = app.state::<AppState>().times_shown();
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(idle_before_destroy()).await;
-        if app.state::<Desk>().times_shown() != shown {
+        if app.state::<AppState>().times_shown() != shown {
             return;
         }
         if let Some(w) = app.get_webview_window(LABEL) {

@@ -13,7 +13,7 @@ use user_questions::{Scope, UserQuestions};
 
 use user_questions_window::{Inbox, WindowAnswerer};
 
-pub struct Desk {
+pub struct AppState {
     pub service: UserQuestions,
     pub inbox: Arc<Inbox>,
     pub socket: PathBuf,
@@ -26,7 +26,7 @@ pub struct Desk {
     stopped: Mutex<Option<tauri::async_runtime::JoinHandle<()>>>,
 }
 
-impl Desk {
+impl AppState {
     /// Binds the socket and starts the service with the window's answerer.
     pub fn start(socket: PathBuf) -> Result<Self, server::BindError> {
         let listener = {
