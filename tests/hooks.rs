@@ -23,6 +23,13 @@ async fn hook(socket: &Path, agent: &str, input: &Value) -> Child {
     child
 }
 
+/// The person: takes the next offer and holds it, to answer later; returns the offer.
+async fn hold(person: &mut Peer) -> Value {
+    let offer = person.expect("questions/offer").await;
+    person.reply(&offer["id"], json!({"claim": true})).await;
+    offer
+}
+
 /// The person: takes the next offer and answers it at once; returns the request.
 async fn answer(person: &mut Peer, answer: Value) -> Value {
     let offer = person.expect("questions/offer").await;
@@ -290,16 +297,14 @@ async fn a_hook_the_agent_ends_withdraws_its_question() {
     let mut person = answerer(&socket, json!("agents")).await;
     // Ended by a signal.
     let child = hook(&socket, "claude-code", &bash_request()).await;
-    let offer = person.expect("questions/offer").await;
-    person.reply(&offer["id"], json!({"claim": true})).await;
+    let offer = hold(&mut person).await;
     signal(&child, libc::SIGTERM);
     let withdraw = person.expect("questions/withdraw").await;
     assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
     assert_eq!(decision(child).await, None);
     // Ended by closing the pipe it writes its decision to.
     let mut child = hook(&socket, "claude-code", &bash_request()).await;
-    let offer = person.expect("questions/offer").await;
-    person.reply(&offer["id"], json!({"claim": true})).await;
+    let offer = hold(&mut person).await;
     drop(child.stdout.take());
     let withdraw = person.expect("questions/withdraw").await;
     assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
@@ -313,8 +318,7 @@ async fn a_dismissal_is_no_decision() {
     let _server = serve(&socket).await;
     let mut person = answerer(&socket, json!("agents")).await;
     let child = hook(&socket, "claude-code", &bash_request()).await;
-    let offer = person.expect("questions/offer").await;
-    person.reply(&offer["id"], json!({"claim": true})).await;
+    let offer = hold(&mut person).await;
     let r = person
         .call(
             "questions/reject",
@@ -388,9 +392,7 @@ async fn parallel_hooks_are_each_their_own_ask() {
     }
     let mut offers = Vec::new();
     for _ in 0..3 {
-        let offer = person.expect("questions/offer").await;
-        person.reply(&offer["id"], json!({"claim": true})).await;
-        offers.push(offer);
+        offers.push(hold(&mut person).await);
     }
     let agents: std::collections::HashSet<_> =
         offers.iter().map(|o| o["params"]["request"]["agent"]["id"].clone()).collect();

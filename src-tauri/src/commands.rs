@@ -56,29 +56,13 @@ mod tests {
     //! The commands through Tauri's mock runtime, with the app's real config and
     //! capabilities: what the webview may call, and what it gets back.
 
-    use serde_json::{json, Value};
-    use tauri::ipc::{CallbackFn, InvokeBody};
-    use tauri::test::{get_ipc_response, INVOKE_KEY};
-    use tauri::webview::InvokeRequest;
+    use serde_json::json;
     use tauri::{Manager, WebviewWindowBuilder};
     use tokio_util::sync::CancellationToken;
     use user_questions::model::{AskRequest, Question};
 
     use crate::app_state::AppState;
-    use crate::tests::wait_until;
-
-    fn invoke(window: &tauri::WebviewWindow<tauri::test::MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        };
-        get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
-    }
+    use crate::tests::{invoke, wait_until};
 
     #[test]
     fn the_window_lists_answers_dismisses_and_keeps_drafts() {

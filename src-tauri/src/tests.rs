@@ -18,7 +18,8 @@ use user_questions::model::{AskRequest, Question};
 use crate::app_state::AppState;
 use crate::command_names::COMMAND_NAMES;
 
-fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+/// Calls a command as the page does, through the IPC and the window's capability.
+pub(crate) fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
     let request = InvokeRequest {
         cmd: cmd.into(),
         callback: CallbackFn(0),

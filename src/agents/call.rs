@@ -38,6 +38,44 @@ impl Replace {
     }
 }
 
+/// An agent's names for the tools a person judges by their effect. Fields are the
+/// same in every agent this covers (`command`, `description`, `file_path`,
+/// `old_string`/`new_string`, `content`, `url`, `prompt`).
+pub struct ToolNames {
+    pub shell: &'static [&'static str],
+    pub edit: &'static [&'static str],
+    /// Edits given as `edits: [{old_string, new_string}]`.
+    pub multi_edit: &'static [&'static str],
+    pub write: &'static [&'static str],
+    pub fetch: &'static [&'static str],
+}
+
+impl Call {
+    /// Reads one tool call; anything unknown, or missing a field, is shown as JSON.
+    pub fn from_tool(tool: &str, input: &Value, names: &ToolNames) -> Self {
+        let of = |list: &[&str]| list.contains(&tool);
+        let path = text(input, "file_path");
+        let known = if of(names.shell) {
+            text(input, "command").map(|command| Call::Shell { command, description: text(input, "description") })
+        } else if of(names.edit) {
+            path.zip(Replace::from_input(input)).map(|(path, edit)| Call::Edit { path, edits: vec![edit] })
+        } else if of(names.multi_edit) {
+            let edits: Option<Vec<Replace>> = input
+                .get("edits")
+                .and_then(Value::as_array)
+                .map(|e| e.iter().filter_map(Replace::from_input).collect());
+            path.zip(edits.filter(|e| !e.is_empty())).map(|(path, edits)| Call::Edit { path, edits })
+        } else if of(names.write) {
+            path.zip(text(input, "content")).map(|(path, content)| Call::Write { path, content })
+        } else if of(names.fetch) {
+            text(input, "url").map(|url| Call::Fetch { url, prompt: text(input, "prompt") })
+        } else {
+            None
+        };
+        known.unwrap_or_else(|| Call::Other { tool: tool.to_owned(), input: input.clone() })
+    }
+}
+
 /// A string field of a tool input.
 pub fn text(input: &Value, key: &str) -> Option<String> {
     input.get(key).and_then(Value::as_str).map(str::to_owned)

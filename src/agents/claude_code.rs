@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::call::{text, Call, Replace};
+use super::call::{text, Call, ToolNames};
 use super::permission::{self, Choice, Verdict};
 use super::{HookAsk, HookInput, HookInputError, DENIED};
 use crate::model::{Answer, Question};
@@ -42,43 +42,17 @@ enum Event {
     PreToolUse,
 }
 
-/// What a Claude Code tool call is, in the terms a person judges it by.
-pub fn call(tool: &str, input: &Value) -> Call {
-    let other = || Call::Other { tool: tool.to_owned(), input: input.clone() };
-    let path = text(input, "file_path");
-    match tool {
-        "Bash" | "PowerShell" => match text(input, "command") {
-            Some(command) => Call::Shell { command, description: text(input, "description") },
-            None => other(),
-        },
-        "Edit" => match (path, Replace::from_input(input)) {
-            (Some(path), Some(edit)) => Call::Edit { path, edits: vec![edit] },
-            _ => other(),
-        },
-        "MultiEdit" => {
-            let edits: Option<Vec<Replace>> = input
-                .get("edits")
-                .and_then(Value::as_array)
-                .map(|e| e.iter().filter_map(Replace::from_input).collect());
-            match (path, edits) {
-                (Some(path), Some(edits)) if !edits.is_empty() => Call::Edit { path, edits },
-                _ => other(),
-            }
-        }
-        "Write" => match (path, text(input, "content")) {
-            (Some(path), Some(content)) => Call::Write { path, content },
-            _ => other(),
-        },
-        "WebFetch" => match text(input, "url") {
-            Some(url) => Call::Fetch { url, prompt: text(input, "prompt") },
-            None => other(),
-        },
-        _ => other(),
-    }
-}
+/// Claude Code's tools, by what they do.
+pub const TOOLS: ToolNames = ToolNames {
+    shell: &["Bash", "PowerShell"],
+    edit: &["Edit"],
+    multi_edit: &["MultiEdit"],
+    write: &["Write"],
+    fetch: &["WebFetch"],
+};
 
 fn permission_request(hook: &HookInput, tool: &str, input: &Value) -> HookAsk {
-    let call = call(tool, input);
+    let call = Call::from_tool(tool, input, &TOOLS);
     let suggestions: Vec<Value> =
         hook.fields.get("permission_suggestions").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut choices: Vec<Choice> = suggestions.iter().map(always_allow).collect();
