@@ -51,11 +51,8 @@ pub fn run(args: SetupArgs) -> ExitCode {
     };
     let verb = if args.dry_run { "would have " } else { "" };
     if changes.is_empty() {
-        println!(
-            "{}: nothing to change; it is {} already.",
-            args.agent.display_name(),
-            if args.remove { "not set up" } else { "set up" }
-        );
+        let state = if args.remove { "is not set up" } else { "is set up already" };
+        println!("{}: nothing to change; User Questions {state}.", args.agent.display_name());
     }
     for change in &changes {
         for line in &change.what {
@@ -70,7 +67,7 @@ pub fn run(args: SetupArgs) -> ExitCode {
             return crate::fail(1, &format!("userq setup: {e}"));
         }
     }
-    if !args.remove {
+    if !args.remove && !args.dry_run && !changes.is_empty() {
         match args.agent {
             Agent::ClaudeCode => println!(
                 "Claude Code's permission prompts, questions and plans now come to User Questions.\n\
