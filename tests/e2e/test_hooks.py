@@ -94,6 +94,7 @@ def test_ask_user_question_with_two_questions_is_answered_in_the_form(app, sock)
     form.find_element(By.XPATH, ".//label[.//span[text()='SQLite']]").click()
     form.find_element(By.XPATH, ".//label[.//span[text()='staging']]").click()
     form.find_element(By.XPATH, ".//label[.//span[text()='production']]").click()
+    shot(app, "ask-user-question")
     form.find_element(By.XPATH, ".//button[text()='Submit']").click()
     assert hook.decision() == {"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "allow",
