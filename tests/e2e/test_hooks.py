@@ -7,7 +7,9 @@ import subprocess
 
 from selenium.webdriver.common.by import By
 
-from conftest import OUT, USERQ, displayed_notifications, forms, notification_log, shot, wait_for
+import signal
+
+from conftest import OUT, USERQ, Tray, app_pid, displayed_notifications, forms, notification_log, shot, wait_for
 
 
 class Hook:
@@ -100,3 +102,21 @@ def test_ask_user_question_with_two_questions_is_answered_in_the_form(app, sock)
         "hookEventName": "PreToolUse", "permissionDecision": "allow",
         "updatedInput": {"questions": questions,
                          "answers": {"Which database?": "SQLite", "Which environments?": "staging, production"}}}}
+
+
+def test_a_hook_its_agent_ends_leaves_the_window_the_screen_and_the_tray(app, sock):
+    """The person answered in the agent's own prompt instead: the agent ends the hook."""
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    tray = Tray(app_pid())
+    hook = Hook(sock, "gemini", {
+        "session_id": "g-away", "cwd": "/home/me/site", "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "make deploy"}})
+    form_asking(app, "Run this command?")
+    wait_for(lambda: displayed_notifications() == 1, "the permission's notification")
+    wait_for(lambda: tray.labels()[0] == "Open questions (1)", "the permission in the tray")
+    assert any(label.startswith("Gemini CLI (site): Run this command?") for label in tray.labels()), tray.labels()
+    hook.p.send_signal(signal.SIGTERM)
+    assert hook.decision() is None
+    wait_for(lambda: not forms(app), "the withdrawn permission to leave the window")
+    wait_for(lambda: displayed_notifications() == 0, "its notification to close")
+    wait_for(lambda: tray.labels()[0] == "Open questions (0)", "the tray to forget it")
