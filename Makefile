@@ -10,11 +10,65 @@ APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev
 APT_CHECK := nodejs npm
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool
 
-.PHONY: run test check deps-build deps-e2e build-tests test-rust test-python test-e2e bench
+.PHONY: run test check deps-build deps-e2e build-tests test-rust test-python test-e2e bench \
+  release package test-package install uninstall
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
 run: deps-build
 	cargo run --release -p user-questions-desktop
+
+## Install for this user from source: both binaries in ~/.local/bin, the launcher
+## entry and icons under ~/.local/share; nothing outside the home folder, no root.
+## `make uninstall` takes exactly those files away (your history and settings stay).
+PREFIX ?= $(HOME)/.local
+DATA_HOME ?= $(PREFIX)/share
+ICON_SIZES := 32 64 128 256
+INSTALLED := $(PREFIX)/bin/userq $(PREFIX)/bin/user-questions \
+  $(DATA_HOME)/applications/user-questions.desktop \
+  $(foreach s,$(ICON_SIZES),$(DATA_HOME)/icons/hicolor/$(s)x$(s)/apps/user-questions.png)
+
+install: release
+	install -D -m 755 target/release/userq $(PREFIX)/bin/userq
+	install -D -m 755 target/release/user-questions $(PREFIX)/bin/user-questions
+	$(foreach s,$(ICON_SIZES),install -D -m 644 icons/$(s)x$(s).png $(DATA_HOME)/icons/hicolor/$(s)x$(s)/apps/user-questions.png;)
+	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/user-questions|' packaging/user-questions.desktop > packaging/.desktop.tmp
+	install -D -m 644 packaging/.desktop.tmp $(DATA_HOME)/applications/user-questions.desktop && rm packaging/.desktop.tmp
+	@echo "installed: $(PREFIX)/bin/userq, $(PREFIX)/bin/user-questions and the launcher entry"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
+
+uninstall:
+	rm -f $(INSTALLED)
+	@echo "removed User Questions from $(PREFIX) (history and settings are kept)"
+
+release: deps-build
+	cargo build --release -p user-questions --bin userq -p user-questions-desktop
+
+## The Debian and RPM packages, made by the Tauri bundler (pinned in packaging/):
+## target/package/user-questions_<version>_amd64.deb and the .rpm beside it.
+TRIPLE := $(shell rustc -vV 2>/dev/null | sed -n 's/^host: //p')
+package: deps-build packaging/node_modules/.installed
+	cargo build --release --bin userq
+	mkdir -p target/package
+	cp target/release/userq target/package/userq-$(TRIPLE)
+	cd src-tauri && ../packaging/node_modules/.bin/tauri build --ci --bundles deb,rpm \
+	  --config ../packaging/tauri.package.json
+	cp "target/release/bundle/deb/User Questions_$(VERSION)_amd64.deb" target/package/user-questions_$(VERSION)_amd64.deb
+	cp "target/release/bundle/rpm/User Questions-$(VERSION)-1.x86_64.rpm" target/package/user-questions-$(VERSION)-1.x86_64.rpm
+	@ls -l target/package/*.deb target/package/*.rpm
+
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+
+packaging/node_modules/.installed: packaging/package-lock.json
+	@command -v npm >/dev/null || { echo "installing: $(APT_CHECK)"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_CHECK); }
+	cd packaging && npm ci --silent --no-audit --no-fund
+	touch $@
+
+## The package installed into a clean Debian 12 root (debootstrap), used through the
+## installed binaries, then removed; and `make install` into an empty home.
+test-package: package
+	$(SUDO) packaging/test-package target/package/user-questions_$(VERSION)_amd64.deb
+	packaging/test-install
 
 ## Every test: the core and socket in Rust, the CLI and MCP through real clients,
 ## and the desktop app end to end under Xvfb.
