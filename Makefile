@@ -8,7 +8,7 @@ VENV := .tools/venv
 APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev \
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
 APT_CHECK := nodejs npm
-APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool
+APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
 .PHONY: run test check deps-build deps-e2e build-tests test-rust test-python test-e2e bench \
   release package test-package install uninstall

@@ -148,7 +148,7 @@ def main():
         driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             const { invoke } = window.__TAURI__.core;
-            invoke('list_questions').then(list => Promise.all(list.map(v =>
+            invoke('list_questions').then(list => Promise.all(list.asks.map(v =>
               invoke('answer_question', { ask: v.ask, answer: { answers: [{ id: 'q', selected: ['Yes'] }] } }))))
               .then(() => done(true), e => done(String(e)));""")
         for _ in range(500):

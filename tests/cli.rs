@@ -207,3 +207,32 @@ async fn an_ask_survives_a_clean_server_restart() {
 async fn an_ask_survives_a_server_crash() {
     survives(libc::SIGKILL).await;
 }
+
+/// The person's language is spoken (`USERQ_LANG`, or the system's locale); what a model
+/// reads is the same in every language.
+#[tokio::test]
+async fn people_read_their_language_and_models_read_the_same_text() {
+    let (dir, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let zh = |c: &mut tokio::process::Command| {
+        c.env_remove("USERQ_LANG").env("LANG", "zh_CN.UTF-8");
+    };
+    let mut pending = userq(&socket);
+    zh(pending.arg("pending"));
+    assert_eq!(finish(pending.spawn().unwrap()).await.stdout, "没有待回答的问题。\n");
+    let mut setup = userq(&socket);
+    zh(setup.args(["setup", "codex", "--dry-run"]).env("HOME", dir.path()));
+    let out = finish(setup.spawn().unwrap()).await;
+    assert!(out.stdout.starts_with("将会在 "), "{}", out.stdout);
+    assert!(out.stdout.contains("中添加 PermissionRequest 钩子"), "{}", out.stdout);
+
+    let mut empty = userq(&socket);
+    zh(empty.args(["ask", "--json"]).stdin(Stdio::piped()));
+    let mut child = empty.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(br#"{"questions":[]}"#).await.unwrap();
+    let out = finish(child).await;
+    assert_eq!((out.code, out.stderr.as_str()), (Some(1), "Error: ask_user_question requires at least one question\n"));
+    let mut english = userq(&socket);
+    english.args(["setup", "codex", "--dry-run"]).env("HOME", dir.path()).env("USERQ_LANG", "en");
+    assert!(finish(english.spawn().unwrap()).await.stdout.contains("would have added the PermissionRequest hook to "));
+}

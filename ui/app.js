@@ -2,6 +2,8 @@
 // The question window: a view of the asks Rust holds. It reads them with commands,
 // hears of changes through events, and answers with commands. Every string from an
 // agent goes in as text; only the detail comes as HTML, rendered and sanitized in Rust.
+// Every word of its own comes from Rust's catalogs (crates/i18n/locales): labels by id
+// through tr(), counts and other worded values already formatted in the list.
 
 const { invoke } = window.__TAURI__.core;
 const { listen } = window.__TAURI__.event;
@@ -9,6 +11,32 @@ const { listen } = window.__TAURI__.event;
 const main = document.getElementById("questions");
 const empty = document.getElementById("empty");
 const forms = new Map(); // ask id -> form element
+
+/** @type {Record<string, string>} message id -> text in the person's language */
+let messages = {};
+/** @param {string} id */
+const tr = (id) => messages[id] || id;
+
+// Loads the window's words and puts them on the page's own elements: `data-tr` for
+// text, `data-tr-placeholder` and `data-tr-label` for those attributes.
+async function loadText() {
+  /** @type {UiText} */
+  const text = await invoke("ui_text");
+  messages = text.messages;
+  document.documentElement.lang = text.lang;
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-tr]")))
+    node.textContent = tr(node.dataset.tr || "");
+  const picker = /** @type {HTMLSelectElement} */ (document.getElementById("language"));
+  picker.replaceChildren(
+    ...text.languages.map((l) => {
+      const o = document.createElement("option");
+      o.value = l.tag;
+      o.textContent = l.name;
+      o.selected = l.tag === text.lang;
+      return o;
+    }),
+  );
+}
 
 // Elements are recycled: WebKitGTK keeps memory for every form control it has painted
 // and dropped (about 20 KiB per question measured over 10,000 questions), but none
@@ -175,18 +203,18 @@ function questionNode(view, q, draft) {
     const reason = el("input", {
       type: "text",
       class: "other reason",
-      "aria-label": "Tell the agent why, and deny",
-      placeholder: "Tell the agent why, and deny",
+      "aria-label": tr("window-reason"),
+      placeholder: tr("window-reason"),
     });
     reason.value = saved.custom || "";
-    fs.append(el("label", { class: "reason" }, el("span", { text: "Tell the agent why, and deny (Enter)" }), reason));
+    fs.append(el("label", { class: "reason" }, el("span", { text: tr("window-reason-hint") }), reason));
     return fs;
   }
   if (planned) {
     const feedback = el("textarea", {
       class: "feedback",
-      "aria-label": "Feedback",
-      placeholder: "Feedback for the agent (sent with Revise)",
+      "aria-label": tr("window-feedback"),
+      placeholder: tr("window-feedback-placeholder"),
     });
     feedback.value = saved.custom || "";
     fs.append(feedback);
@@ -218,18 +246,18 @@ function questionNode(view, q, draft) {
   const other = el("input", {
     type: "text",
     class: "other",
-    "aria-label": "Other",
-    placeholder: q.options.length ? "Other…" : "Your answer",
+    "aria-label": tr("window-other"),
+    placeholder: q.options.length ? tr("window-other-placeholder") : tr("window-your-answer"),
   });
   other.value = saved.custom || "";
   fs.append(other);
   const skip = el("input", { type: "checkbox", class: "skip" });
   skip.checked = !!saved.skip;
-  fs.append(el("label", { class: "skip" }, skip, "Skip this question"));
+  fs.append(el("label", { class: "skip" }, skip, tr("window-skip")));
   return fs;
 }
 
-/** @param {AskView} view @returns {HTMLFormElement} */
+/** @param {ListedAsk} view @returns {HTMLFormElement} */
 function formFor(view) {
   const form = el("form", { class: "ask", tabIndex: -1 });
   form.dataset.ask = view.ask;
@@ -278,9 +306,11 @@ function formFor(view) {
       );
     }
   } else {
-    actions.append(el("button", { type: "submit", class: "primary", text: "Submit" }));
+    actions.append(el("button", { type: "submit", class: "primary", text: tr("window-submit") }));
   }
-  actions.append(el("button", { type: "button", class: "dismiss", text: "Dismiss", onclick: () => dismiss(form) }));
+  actions.append(
+    el("button", { type: "button", class: "dismiss", text: tr("window-dismiss"), onclick: () => dismiss(form) }),
+  );
   actions.append(el("div", { class: "error", role: "alert" }));
   form.append(actions);
   form.onsubmit = (e) => {
@@ -301,15 +331,14 @@ function formFor(view) {
 }
 
 // Who asks, in which project and session: one line above each ask.
-/** @param {AskView} view */
+/** @param {ListedAsk} view */
 function originNode(view) {
   const c = view.context || {};
   const by = c.source || (view.agent && view.agent.client) || "";
   const line = el("p", { class: "origin" });
   if (by) line.append(el("span", { class: "source", text: by }));
   if (c.project) line.append(el("span", { class: "project", text: baseName(c.project), title: c.project }));
-  if (c.session)
-    line.append(el("span", { class: "session", text: `session ${c.session.slice(0, 8)}`, title: c.session }));
+  if (c.session) line.append(el("span", { class: "session", text: view.sessionLabel || "", title: c.session }));
   if (view.agent) line.append(el("span", { class: "agent-id", text: view.agent.id }));
   return line;
 }
@@ -321,44 +350,26 @@ function baseName(path) {
 
 // --- the list --------------------------------------------------------------
 
-// Asks of one agent session stay together: hooks ask as one agent per call, so a
-// session (with its source and project) is the group when the ask names one.
-/** @param {AskView} view @returns {string} */
-function groupKey(view) {
-  const c = view.context || {};
-  if (c.session) return `session\u0000${c.source || ""}\u0000${c.project || ""}\u0000${c.session}`;
-  return view.agent ? view.agent.id : "";
-}
-
-/** @param {AskView} view @returns {HTMLElement} */
-function groupFor(view) {
-  const key = groupKey(view);
+// Groups (an agent session, or an agent) are decided and worded in Rust.
+/** @param {GroupView} g @returns {HTMLElement} */
+function groupFor(g) {
   let group = /** @type {HTMLElement[]} */ ([...main.querySelectorAll("section.agent")]).find(
-    (s) => s.dataset.agent === key,
+    (s) => s.dataset.agent === g.key,
   );
   if (!group) {
-    const c = view.context || {};
-    const title = c.session
-      ? el(
-          "h2",
-          {},
-          el("span", { class: "id", text: c.project ? baseName(c.project) : c.source || "" }),
-          el("span", { class: "client", text: c.source || (view.agent && view.agent.client) || "" }),
-          el("span", { class: "depth", text: `session ${c.session.slice(0, 8)}` }),
-          el("span", { class: "n" }),
-        )
-      : el(
-          "h2",
-          {},
-          el("span", { class: "id", text: view.agent ? view.agent.id : "No agent" }),
-          el("span", { class: "client", text: view.agent && view.agent.client ? view.agent.client : "" }),
-          el("span", { class: "depth", text: view.agent ? `delegation depth ${view.agent.delegationDepth}` : "" }),
-          el("span", { class: "n" }),
-        );
+    const title = el(
+      "h2",
+      {},
+      el("span", { class: "id", text: g.name }),
+      el("span", { class: "client", text: g.client }),
+      el("span", { class: "depth", text: g.detail }),
+      el("span", { class: "n" }),
+    );
     group = el("section", { class: "agent" }, title);
-    group.dataset.agent = key;
+    group.dataset.agent = g.key;
     main.append(group);
   }
+  group.querySelector(".n").textContent = g.countLabel;
   return group;
 }
 
@@ -381,8 +392,10 @@ function refresh() {
 }
 
 async function render() {
-  /** @type {AskView[]} */
-  const list = await invoke("list_questions");
+  /** @type {ListView} */
+  const view = await invoke("list_questions");
+  const list = view.asks;
+  const groups = new Map(view.groups.map((g) => [g.key, groupFor(g)]));
   const live = new Set(list.map((v) => v.ask));
   for (const [ask, form] of forms) {
     if (!live.has(ask)) {
@@ -397,22 +410,17 @@ async function render() {
   for (const view of list) {
     if (!forms.has(view.ask)) forms.set(view.ask, formFor(view));
     const form = forms.get(view.ask);
-    const group = groupFor(view);
+    const group = groups.get(view.group);
     const prev = last.get(group) || group.querySelector("h2");
     if (form.previousElementSibling !== prev) prev.after(form);
     last.set(group, form);
   }
   for (const group of main.querySelectorAll("section.agent")) {
-    const n = group.querySelectorAll("form.ask").length;
-    if (!n) {
-      recycle(group);
-      continue;
-    }
-    group.querySelector(".n").textContent = `${n} question${n === 1 ? "" : "s"}`;
+    if (!group.querySelector("form.ask")) recycle(group);
   }
   empty.hidden = list.length > 0;
-  document.getElementById("count").textContent = `${list.length} waiting`;
-  document.title = list.length ? `User Questions (${list.length})` : "User Questions";
+  document.getElementById("count").textContent = view.waiting;
+  document.title = view.title;
 }
 
 function focusAsk(ask) {
@@ -438,7 +446,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   const target = /** @type {HTMLElement} */ (e.target);
-  const typing = target.matches("input[type=text], textarea");
+  const typing = target.matches("input[type=text], textarea, select");
   const form = currentForm();
   if (!form || typing || e.ctrlKey || e.metaKey || e.altKey) return;
   if (/^[1-9]$/.test(e.key)) {
@@ -462,13 +470,39 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// Another language: the page's words are loaded again and every form is built anew
+// from Rust, drafts included (pending ones are saved first), focus kept.
+async function relabel() {
+  const focused = currentForm();
+  const ask = focused && focused.dataset.ask;
+  await Promise.all(
+    [...forms.values()].map((form) => {
+      clearTimeout(draftTimers.get(form));
+      return invoke("save_draft", { ask: form.dataset.ask, draft: draftOf(form) }).catch(() => {});
+    }),
+  );
+  await loadText();
+  for (const form of forms.values()) forget(form);
+  forms.clear();
+  for (const group of [...main.querySelectorAll("section.agent")]) recycle(group);
+  await refresh();
+  if (ask) focusAsk(ask);
+}
+
+document.getElementById("language").addEventListener("change", (e) => {
+  const lang = /** @type {HTMLSelectElement} */ (e.target).value;
+  invoke("set_language", { lang }).catch(() => loadText());
+});
+
 listen("questions-changed", () => refresh());
+listen("language-changed", () => relabel());
 listen("focus-question", (e) => refresh().then(() => focusAsk(e.payload)));
 listen("do-not-disturb", (e) => {
   document.getElementById("dnd").hidden = !e.payload;
 });
 
 (async () => {
+  await loadText();
   await refresh();
   /** @type {Status} */
   const status = await invoke("status");

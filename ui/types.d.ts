@@ -1,4 +1,4 @@
-// The shapes the window receives from Rust (crates/window/src/inbox.rs) and the
+// The shapes the window receives from Rust (crates/window/src/inbox.rs, list.rs) and the
 // Tauri globals it uses. Kept by hand beside the Rust types they mirror; tsc checks
 // app.js against them.
 
@@ -63,6 +63,42 @@ interface AskView {
   presentation: Presentation;
   questions: QuestionView[];
   draft: Draft | null;
+}
+
+/** An ask in the list, with its group and worded labels (`ListedAsk`). */
+interface ListedAsk extends AskView {
+  group: string;
+  sessionLabel: string | null;
+}
+
+/** A group of the list: one agent session, or one agent (`GroupView`). */
+interface GroupView {
+  key: string;
+  name: string;
+  client: string;
+  detail: string;
+  count: number;
+  countLabel: string;
+}
+
+/** What `list_questions` returns (`ListView`). */
+interface ListView {
+  asks: ListedAsk[];
+  groups: GroupView[];
+  waiting: string;
+  title: string;
+}
+
+interface Language {
+  tag: string;
+  name: string;
+}
+
+/** The window's words (`ui_text`): static labels by message id. */
+interface UiText {
+  lang: string;
+  languages: Language[];
+  messages: Record<string, string>;
 }
 
 /** A command's error: a code to branch on, a message to show. */

@@ -1,23 +1,26 @@
 //! The app's shared state: the hosted question service and its socket server, the
-//! window's inbox, Do not disturb, the question a notification click asked to show,
-//! and how often the window was shown. Commands, the tray and notifications all reach it through Tauri's state.
+//! window's inbox, the person's language, Do not disturb, the question a notification
+//! click asked to show, and how often the window was shown. Commands, the tray and notifications all reach it through Tauri's state.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 use user_questions::channel::server;
 use user_questions::{Scope, UserQuestions};
 
-use user_questions_window::{Inbox, WindowAnswerer};
+use user_questions_window::settings::Settings;
+use user_questions_window::{Inbox, Text, WindowAnswerer};
 
 pub struct AppState {
     pub service: UserQuestions,
     pub inbox: Arc<Inbox>,
     pub socket: PathBuf,
     do_not_disturb: AtomicBool,
+    text: RwLock<Text>,
+    settings: Option<PathBuf>,
     focus: Mutex<Option<String>>,
     /// Bumped whenever the window is shown, so a pending destroy of an earlier hide
     /// knows it is stale.
@@ -28,7 +31,7 @@ pub struct AppState {
 
 impl AppState {
     /// Binds the socket and starts the service with the window's answerer.
-    pub fn start(socket: PathBuf) -> Result<Self, server::BindError> {
+    pub fn start(socket: PathBuf, settings: Option<PathBuf>) -> Result<Self, server::BindError> {
         let listener = {
             // tokio's listener must be made inside the runtime.
             let _guard = tauri::async_runtime::handle().inner().enter();
@@ -47,6 +50,8 @@ impl AppState {
             inbox,
             socket,
             do_not_disturb: AtomicBool::new(false),
+            text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
+            settings,
             focus: Mutex::new(None),
             shown: AtomicU64::new(0),
             stop,
@@ -69,6 +74,28 @@ impl AppState {
 
     pub fn set_do_not_disturb(&self, on: bool) {
         self.do_not_disturb.store(on, Ordering::Relaxed);
+    }
+
+    /// The person's language: everything the app says is worded in it.
+    pub fn text(&self) -> Text {
+        self.text.read().unwrap().clone()
+    }
+
+    /// Switches the language (picked in the window) and keeps the choice for the next
+    /// start; `false` for a tag no catalog fits.
+    pub fn set_language(&self, tag: &str) -> bool {
+        if !user_questions_i18n::languages().iter().any(|l| l.tag == tag) {
+            return false;
+        }
+        *self.text.write().unwrap() = Text::for_tag(tag);
+        if let Some(path) = &self.settings {
+            let mut saved = Settings::load(path);
+            saved.language = Some(tag.to_owned());
+            if let Err(e) = saved.save(path) {
+                tracing::warn!("cannot keep the language in {}: {e}", path.display());
+            }
+        }
+        true
     }
 
     pub fn set_focus(&self, ask: Option<String>) {

@@ -1,5 +1,13 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 6] =
-    ["list_questions", "answer_question", "dismiss_question", "save_draft", "status", "hide_window"];
+pub const COMMAND_NAMES: [&str; 8] = [
+    "list_questions",
+    "answer_question",
+    "dismiss_question",
+    "save_draft",
+    "status",
+    "hide_window",
+    "ui_text",
+    "set_language",
+];

@@ -1,12 +1,14 @@
 //! The commands the webview may call: read the list, answer, dismiss, keep a draft,
-//! hide itself. Errors come back as `{code, message}`.
+//! hide itself, read its words and switch the language. Errors come back as
+//! `{code, message}`.
 
 use serde::Serialize;
 use serde_json::Value;
-use tauri::{AppHandle, Runtime, State};
+use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::app_state::AppState;
-use user_questions_window::{AskView, UiError};
+use user_questions_i18n::Language;
+use user_questions_window::{ListView, UiError};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -18,8 +20,44 @@ pub struct Status {
 }
 
 #[tauri::command]
-pub fn list_questions(state: State<'_, AppState>) -> Vec<AskView> {
-    state.inbox.list()
+pub fn list_questions(state: State<'_, AppState>) -> ListView {
+    ListView::new(state.inbox.list(), &state.text())
+}
+
+/// The window's words in the person's language: its static labels by message id, the
+/// language in use and the ones to pick from.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UiText {
+    pub lang: String,
+    pub languages: Vec<Language>,
+    pub messages: std::collections::BTreeMap<String, String>,
+}
+
+#[tauri::command]
+pub fn ui_text(state: State<'_, AppState>) -> UiText {
+    let text = state.text();
+    UiText {
+        lang: text.tag().to_owned(),
+        languages: user_questions_i18n::languages(),
+        messages: text.all_with_prefix("window-"),
+    }
+}
+
+/// Switches the language of the window, the tray and notifications, at once and for
+/// the next start.
+#[tauri::command]
+pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, lang: String) -> Result<(), UiError> {
+    if !state.set_language(&lang) {
+        let known: Vec<String> = user_questions_i18n::languages().into_iter().map(|l| l.tag).collect();
+        return Err(UiError {
+            code: "BAD_LANGUAGE".into(),
+            message: format!("no catalog for language {lang:?}; there are: {}", known.join(", ")),
+        });
+    }
+    crate::tray::update(&app, &state.inbox.list());
+    let _ = app.emit("language-changed", lang);
+    Ok(())
 }
 
 #[tauri::command]
@@ -71,7 +109,8 @@ mod tests {
         let app = crate::tests::mock_app(socket);
         let service = app.state::<AppState>().service.clone();
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-        assert_eq!(invoke(&window, "list_questions", json!({})).unwrap(), json!([]));
+        let empty = invoke(&window, "list_questions", json!({})).unwrap();
+        assert_eq!(empty, json!({"asks": [], "groups": [], "waiting": "0 waiting", "title": "User Questions"}));
 
         let agent = service.enter_from("claude-code", "bot", None, 1).unwrap();
         let q = Question::new("go", "Deploy?").option("Yes", None).option("No", None);
@@ -81,14 +120,17 @@ mod tests {
         });
         let inbox = app.state::<AppState>().inbox.clone();
         wait_until("the question in the inbox", || !inbox.is_empty());
-        let list = invoke(&window, "list_questions", json!({})).unwrap();
+        let view = invoke(&window, "list_questions", json!({})).unwrap();
+        assert_eq!(view["groups"][0]["countLabel"], "1 question");
+        let list = &view["asks"];
+        assert_eq!(list[0]["group"], "bot");
         assert_eq!(list[0]["agent"], json!({"id": "bot", "client": "claude-code", "delegationDepth": 1}));
         assert_eq!(list[0]["questions"][0]["options"][1]["label"], "No");
         let ask = list[0]["ask"].as_str().unwrap().to_owned();
 
         invoke(&window, "save_draft", json!({"ask": ask, "draft": {"go": {"selected": ["No"]}}})).unwrap();
         assert_eq!(
-            invoke(&window, "list_questions", json!({})).unwrap()[0]["draft"],
+            invoke(&window, "list_questions", json!({})).unwrap()["asks"][0]["draft"],
             json!({"go": {"selected": ["No"]}})
         );
 
@@ -124,8 +166,32 @@ mod tests {
 
         // Only the question window holds the capability.
         let other = WebviewWindowBuilder::new(&app, "other", Default::default()).build().unwrap();
+        assert!(invoke(&other, "set_language", json!({"lang": "zh-CN"})).is_err());
         assert!(invoke(&other, "list_questions", json!({})).is_err());
         app.state::<AppState>().stop();
         assert!(!dir.path().join("run").join("userq.sock").exists(), "a clean stop removes the socket");
+    }
+
+    #[test]
+    fn the_window_switches_language_at_once_and_keeps_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("run").join("userq.sock");
+        let app = crate::tests::mock_app(socket);
+        let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+        let text = invoke(&window, "ui_text", json!({})).unwrap();
+        assert_eq!(text["languages"], json!([{"tag": "en", "name": "English"}, {"tag": "zh-CN", "name": "简体中文"}]));
+
+        let bad = invoke(&window, "set_language", json!({"lang": "tlh"})).unwrap_err();
+        assert_eq!(bad["code"], "BAD_LANGUAGE");
+        assert!(bad["message"].as_str().unwrap().contains("\"tlh\""), "{bad}");
+
+        invoke(&window, "set_language", json!({"lang": "zh-CN"})).unwrap();
+        let text = invoke(&window, "ui_text", json!({})).unwrap();
+        assert_eq!((text["lang"].as_str(), text["messages"]["window-submit"].as_str()), (Some("zh-CN"), Some("提交")));
+        assert_eq!(invoke(&window, "list_questions", json!({})).unwrap()["waiting"], "0 个待回答");
+        let kept: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("settings.json")).unwrap()).unwrap();
+        assert_eq!(kept, json!({"language": "zh-CN"}));
+        app.state::<AppState>().stop();
     }
 }

@@ -43,7 +43,8 @@ pub fn run() {
     let background = std::env::args().any(|a| a == "--background");
     let builder = tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| window::open(app, None)));
-    let app = match app(builder, socket_path(), Start { background, tray: true }).build(tauri::generate_context!()) {
+    let start = Start { background, tray: true, settings: user_questions_window::settings::path() };
+    let app = match app(builder, socket_path(), start).build(tauri::generate_context!()) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("user-questions: {e}");
@@ -61,13 +62,15 @@ pub fn run() {
 }
 
 /// How the app starts.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Start {
     /// In the tray only, with no window until one is opened.
     pub background: bool,
     /// With its tray icon. The tray needs GTK, and so a display: the mock-runtime
     /// tests leave it out (the end-to-end tests drive it over D-Bus).
     pub tray: bool,
+    /// Where the person's choices (the language) are kept; `None` keeps nothing.
+    pub settings: Option<PathBuf>,
 }
 
 /// The whole app on any runtime (the real one, or Tauri's mock in tests): its plugins,
@@ -87,9 +90,11 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::save_draft,
             commands::status,
             commands::hide_window,
+            commands::ui_text,
+            commands::set_language,
         ])
         .setup(move |app| {
-            let state = match AppState::start(socket.clone()) {
+            let state = match AppState::start(socket.clone(), start.settings.clone()) {
                 Ok(d) => d,
                 Err(e @ BindError::AlreadyRunning(_)) => {
                     eprintln!("user-questions: {e}; stop it (userq serve) to let the app host the questions");

@@ -46,11 +46,12 @@ impl Notices {
         if new.is_empty() || app.state::<AppState>().do_not_disturb() {
             return;
         }
-        let (title, body) = text_for(&new);
+        let text = app.state::<AppState>().text();
+        let (title, body) = text_for(&new, &text);
         let single = (new.len() == 1).then(|| new[0]);
         let buttons = single.map(quick_answers).unwrap_or_default();
         let focus = single.map(|v| v.ask.clone());
-        match platform::show(app, &title, &escape(&body), focus.clone(), buttons) {
+        match platform::show(app, &title, &escape(&body), focus.clone(), buttons, &text) {
             Some(id) => {
                 let mut shown = self.shown.lock().unwrap();
                 for v in &new {
@@ -89,12 +90,13 @@ mod platform {
         body: &str,
         focus: Option<String>,
         buttons: Vec<String>,
+        text: &user_questions_window::Text,
     ) -> Option<u32> {
         if !supports_actions() {
             return None;
         }
         let mut n = notify_rust::Notification::new();
-        n.appname("User Questions").summary(title).body(body).action("default", "Open");
+        n.appname(&text.tr("notice-app")).summary(title).body(body).action("default", &text.tr("notice-open"));
         for (i, label) in buttons.iter().enumerate() {
             n.action(&format!("answer:{i}"), label);
         }

@@ -36,7 +36,8 @@ pub(crate) fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args
 /// tray (which needs a display), its setup run (Tauri runs setup when the event loop
 /// starts: one iteration of the mock's loop).
 pub(crate) fn mock_app(socket: std::path::PathBuf) -> tauri::App<MockRuntime> {
-    let start = crate::Start { background: true, tray: false };
+    let settings = socket.parent().map(|run| run.with_file_name("settings.json"));
+    let start = crate::Start { background: true, tray: false, settings };
     let mut app = crate::app(mock_builder(), socket, start).build(tauri::generate_context!()).unwrap();
     #[allow(deprecated)]
     app.run_iteration(|_, _| {});
@@ -76,10 +77,11 @@ fn the_whole_app_runs_under_the_mock_runtime() {
         if name == "hide_window" {
             continue; // it hides the window this test speaks through
         }
-        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}});
+        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh"});
         if let Err(e) = invoke(&window, name, args) {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
-            assert_eq!(e["code"], "NOT_PENDING", "{name}: {e}");
+            let expected = if name == "set_language" { "BAD_LANGUAGE" } else { "NOT_PENDING" };
+            assert_eq!(e["code"], expected, "{name}: {e}");
         }
     }
     let ask = inbox.list()[0].ask.clone();

@@ -17,9 +17,11 @@ const ID: &str = "main";
 
 fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<R>> {
     let menu = Menu::new(app)?;
-    menu.append(&MenuItem::with_id(app, "open", format!("Open questions ({})", list.len()), true, None::<&str>)?)?;
+    let t = app.state::<AppState>().text();
+    let open = t.tr_args("tray-open", &[("count", list.len().into())]);
+    menu.append(&MenuItem::with_id(app, "open", open, true, None::<&str>)?)?;
     for view in list.iter().take(5) {
-        let mut text = format!("{}: {}", user_questions_window::notice::asked_by(view), view.questions[0].question);
+        let mut text = format!("{}: {}", user_questions_window::notice::asked_by(view, &t), view.questions[0].question);
         if text.chars().count() > 60 {
             text = text.chars().take(59).collect::<String>() + "…";
         }
@@ -29,17 +31,17 @@ fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
     let dnd = app.state::<AppState>().do_not_disturb();
-    menu.append(&CheckMenuItem::with_id(app, "dnd", "Do not disturb", true, dnd, None::<&str>)?)?;
+    menu.append(&CheckMenuItem::with_id(app, "dnd", t.tr("tray-dnd"), true, dnd, None::<&str>)?)?;
     let login = app.autolaunch().is_enabled().unwrap_or(false);
-    menu.append(&CheckMenuItem::with_id(app, "autostart", "Start at login", true, login, None::<&str>)?)?;
-    menu.append(&MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?)?;
+    menu.append(&CheckMenuItem::with_id(app, "autostart", t.tr("tray-autostart"), true, login, None::<&str>)?)?;
+    menu.append(&MenuItem::with_id(app, "quit", t.tr("tray-quit"), true, None::<&str>)?)?;
     Ok(menu)
 }
 
 pub fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<TrayIcon<R>> {
     TrayIconBuilder::with_id(ID)
         .icon(Image::from_bytes(IDLE_ICON)?)
-        .tooltip("User Questions")
+        .tooltip(app.state::<AppState>().text().tr("tray-tooltip"))
         .menu(&menu(app, &[])?)
         .on_menu_event(on_menu)
         .build(app)
@@ -52,7 +54,8 @@ pub fn update<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) {
     if let Ok(image) = Image::from_bytes(icon) {
         let _ = tray.set_icon(Some(image));
     }
-    let _ = tray.set_tooltip(Some(format!("User Questions: {} waiting", list.len())));
+    let tip = app.state::<AppState>().text().tr_args("tray-tooltip-waiting", &[("count", list.len().into())]);
+    let _ = tray.set_tooltip(Some(tip));
     match menu(app, list) {
         Ok(m) => {
             let _ = tray.set_menu(Some(m));

@@ -31,7 +31,7 @@ pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
         return;
     }
     let built = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
-        .title("User Questions")
+        .title(app.state::<crate::AppState>().text().tr("window-title"))
         .inner_size(900.0, 760.0)
         .min_inner_size(420.0, 360.0)
         .build();

@@ -42,12 +42,30 @@ pub enum SetupError {
     Write { path: PathBuf, error: std::io::Error },
 }
 
+/// One thing setup changes in a file, for the person to read (worded by `userq`, in
+/// the person's language).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    AddedHook {
+        event: String,
+    },
+    RemovedHook {
+        event: String,
+    },
+    /// The MCP server entry, named [`MCP_NAME`].
+    AddedMcp,
+    RemovedMcp,
+    /// Gemini CLI's `hooksConfig.enabled`, turned on, or back off on removal.
+    HooksOn,
+    HooksOff,
+}
+
 /// One file setup would change.
 #[derive(Debug)]
 pub struct FileChange {
     pub path: PathBuf,
-    /// What changes, one line each, for the person.
-    pub what: Vec<String>,
+    /// What changes in it.
+    pub what: Vec<Step>,
     /// The new contents, or `None` to remove the file (setup had created it).
     pub contents: Option<Vec<u8>>,
     /// Restoring the original exactly: the `.bak` is no longer needed.
@@ -111,15 +129,14 @@ impl Setup {
         };
         let mut after = before.clone();
         let mut what = Vec::new();
-        let name = path.display();
         if self.remove {
             for (event, _) in groups {
                 if remove_hooks(&mut after, event, self.agent) {
-                    what.push(format!("removed the {event} hook from {name}"));
+                    what.push(Step::RemovedHook { event: event.to_string() });
                 }
             }
             if mcp.is_some() && remove_key(&mut after, "mcpServers", MCP_NAME) {
-                what.push(format!("removed the MCP server {MCP_NAME} from {name}"));
+                what.push(Step::RemovedMcp);
             }
             if self.agent == Agent::Gemini {
                 // Hooks were turned on by setup only when the original had them off.
@@ -128,25 +145,25 @@ impl Setup {
                     && after["hooksConfig"]["enabled"] == json!(true)
                 {
                     after["hooksConfig"]["enabled"] = json!(false);
-                    what.push(format!("turned hooksConfig.enabled back off in {name}"));
+                    what.push(Step::HooksOff);
                 }
             }
         } else {
             for (event, group) in groups {
                 if add_hook(&mut after, event, group, self.agent) {
-                    what.push(format!("added the {event} hook to {name}"));
+                    what.push(Step::AddedHook { event: event.to_string() });
                 }
             }
             if let Some(server) = mcp {
                 let servers = object_at(&mut after, "mcpServers");
                 if servers.get(MCP_NAME) != Some(&server) {
                     servers.insert(MCP_NAME.into(), server);
-                    what.push(format!("added the MCP server {MCP_NAME} to {name}"));
+                    what.push(Step::AddedMcp);
                 }
             }
             if self.agent == Agent::Gemini && after["hooksConfig"]["enabled"] == json!(false) {
                 after["hooksConfig"]["enabled"] = json!(true);
-                what.push(format!("turned hooks on (hooksConfig.enabled) in {name}"));
+                what.push(Step::HooksOn);
             }
         }
         if after == before {
@@ -172,7 +189,6 @@ impl Setup {
                 format: "TOML",
                 error: e.to_string(),
             })?;
-        let name = path.display();
         let what;
         if self.remove {
             let Some(servers) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) else { return Ok(None) };
@@ -182,7 +198,7 @@ impl Setup {
             if servers.is_empty() {
                 doc.remove("mcp_servers");
             }
-            what = format!("removed the MCP server {MCP_NAME} from {name}");
+            what = Step::RemovedMcp;
         } else {
             let mut table = toml_edit::Table::new();
             table["command"] = toml_edit::value(self.userq.display().to_string());
@@ -205,7 +221,7 @@ impl Setup {
                 return Ok(None);
             }
             servers.insert(MCP_NAME, toml_edit::Item::Table(table));
-            what = format!("added the MCP server {MCP_NAME} (tool_timeout_sec = {DAY_SECS}) to {name}");
+            what = Step::AddedMcp;
         }
         let text = doc.to_string();
         let empty = text.trim().is_empty();
@@ -218,7 +234,7 @@ impl Setup {
         &self,
         path: &Path,
         original: Option<String>,
-        what: Vec<String>,
+        what: Vec<Step>,
         text: String,
         is_backup: impl Fn(&str) -> bool,
         empty: bool,

@@ -12,7 +12,8 @@ use super::Peer;
 
 pub fn userq(socket: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_userq"));
-    c.env("USERQ_SOCKET", socket).env_remove("RUST_LOG").kill_on_drop(true);
+    // English, whatever the machine's locale; a test of another language sets its own.
+    c.env("USERQ_SOCKET", socket).env("USERQ_LANG", "en").env_remove("RUST_LOG").kill_on_drop(true);
     c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
     c
 }

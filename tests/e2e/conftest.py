@@ -27,9 +27,16 @@ def sock(tmp_path):
 
 
 @pytest.fixture
-def app(sock, tmp_path):
-    """The real app under tauri-driver; yields the WebDriver session."""
-    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_WINDOW_IDLE_SECS="600", RUST_LOG="warn")
+def app(sock, tmp_path, request):
+    """The real app under tauri-driver; yields the WebDriver session. It starts in
+    English with settings of its own (a language picked in one test never reaches the
+    next); `@pytest.mark.env(LANG=...)` starts it in another locale."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "USERQ_LANG")}
+    env.update(USERQ_SOCKET=str(sock), USERQ_WINDOW_IDLE_SECS="600", RUST_LOG="warn", LANG="C.UTF-8",
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    marker = request.node.get_closest_marker("env")
+    if marker:
+        env.update(marker.kwargs)
     port, native_port = free_port(), free_port()
     driver_proc = subprocess.Popen(
         [DRIVER, "--port", str(port), "--native-port", str(native_port), "--native-driver", "/usr/bin/WebKitWebDriver"],
@@ -132,6 +139,10 @@ def ask(sock):
     for a in started:
         if a.p.poll() is None:
             a.p.kill()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "env(**vars): environment variables the app starts with")
 
 
 def notification_log():

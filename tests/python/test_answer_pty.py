@@ -13,13 +13,33 @@ from conftest import USERQ
 DOWN = "\x1b[B"
 
 
+def spawn_answer(sock, lang="en"):
+    env = dict(os.environ, USERQ_SOCKET=str(sock), TERM="xterm", USERQ_LANG=lang)
+    return pexpect.spawn(str(USERQ), ["answer"], env=env, encoding="utf-8", timeout=10, dimensions=(40, 120))
+
+
 @pytest.fixture
 def term(sock):
-    env = dict(os.environ, USERQ_SOCKET=str(sock), TERM="xterm")
-    child = pexpect.spawn(str(USERQ), ["answer"], env=env, encoding="utf-8", timeout=10, dimensions=(40, 120))
+    child = spawn_answer(sock)
     child.expect("Answering questions")
     yield child
     child.terminate(force=True)
+
+
+def test_the_terminal_speaks_chinese_and_the_answer_stays_the_same(sock):
+    child = spawn_answer(sock, "zh-CN")
+    try:
+        child.expect("以“terminal”的身份回答问题")
+        p = ask(sock, "Which package manager?", "--option", "npm", "--option", "pnpm")
+        child.expect("━━ 问题 ")
+        child.expect("✎ 其他（输入回答）")
+        child.expect("↑↓ 移动，Enter 选择，Esc 跳过")
+        child.send(DOWN)
+        child.send("\r")
+        child.expect("（已发送）")
+        assert answer_of(p) == {"answers": [{"id": "q", "selected": ["pnpm"]}]}
+    finally:
+        child.terminate(force=True)
 
 
 def ask(sock, *args):

@@ -6,7 +6,11 @@
 //! covered by the fast `cargo test` at the root, with no WebKit to build.
 
 pub mod inbox;
+pub mod list;
 pub mod markdown;
 pub mod notice;
+pub mod settings;
 
 pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, UiError, WindowAnswerer};
+pub use list::ListView;
+pub use user_questions_i18n::Text;

@@ -6,6 +6,8 @@
 use std::collections::HashSet;
 
 use crate::inbox::{AskView, Presentation};
+use crate::list::base_name;
+use user_questions_i18n::Text;
 
 /// Markup some servers interpret in bodies (`<b>`, `&amp;`) is escaped.
 pub fn escape(text: &str) -> String {
@@ -14,27 +16,24 @@ pub fn escape(text: &str) -> String {
 
 /// Who asks, as a person knows them: the kind of agent and its project when the ask
 /// says ("Claude Code (shop)"), else the agent's id.
-pub fn asked_by(view: &AskView) -> String {
+pub fn asked_by(view: &AskView, text: &Text) -> String {
     match project_name(view) {
         Some(project) if view.context.as_ref().is_some_and(|c| c.source.is_some()) => {
-            format!("{} ({project})", agent_name(view))
+            format!("{} ({project})", agent_name(view, text))
         }
-        _ => agent_name(view),
+        _ => agent_name(view, text),
     }
 }
 
-fn agent_name(view: &AskView) -> String {
+fn agent_name(view: &AskView, text: &Text) -> String {
     if let Some(source) = view.context.as_ref().and_then(|c| c.source.clone()) {
         return source;
     }
-    view.agent.as_ref().map(|a| a.id.clone()).unwrap_or_else(|| "an agent".into())
+    view.agent.as_ref().map(|a| a.id.clone()).unwrap_or_else(|| text.tr("notice-an-agent"))
 }
 
-/// The project folder's last part, as a person calls the project.
-fn project_name(view: &AskView) -> Option<String> {
-    let project = view.context.as_ref()?.project.as_deref()?;
-    let name = std::path::Path::new(project).file_name()?.to_string_lossy().into_owned();
-    Some(name)
+fn project_name(view: &AskView) -> Option<&str> {
+    view.context.as_ref()?.project.as_deref().map(base_name)
 }
 
 /// The buttons of a question that can be answered from its notification.
@@ -61,26 +60,28 @@ pub fn quick_answers(view: &AskView) -> Vec<String> {
 }
 
 /// Title and body of one notification, or of a coalesced burst.
-pub fn text_for(new: &[&AskView]) -> (String, String) {
+pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
     match new {
         [one] => {
             let q = &one.questions[0];
+            let agent = agent_name(one, text);
             let title = match (&q.header, &one.context) {
-                (Some(header), Some(c)) if c.source.is_some() => format!("{}: {header}", agent_name(one)),
+                (Some(header), Some(c)) if c.source.is_some() => format!("{agent}: {header}"),
                 (Some(header), _) => header.clone(),
-                (None, _) => format!("Question from {}", agent_name(one)),
+                (None, _) => text.tr_args("notice-question-from", &[("agent", (&agent).into())]),
             };
-            let more =
-                if one.questions.len() > 1 { format!(" (+{} more)", one.questions.len() - 1) } else { String::new() };
+            let more = match one.questions.len() {
+                1 => String::new(),
+                n => format!(" {}", text.tr_args("notice-more", &[("count", (n - 1).into())])),
+            };
             let project = project_name(one).map(|p| format!(" ({p})")).unwrap_or_default();
             (title, format!("{}{more}{project}", q.question))
         }
         many => {
-            let agents: HashSet<String> = many.iter().map(|v| agent_name(v)).collect();
-            let plural = if agents.len() == 1 { "" } else { "s" };
+            let agents: HashSet<String> = many.iter().map(|v| agent_name(v, text)).collect();
             (
-                format!("{} new questions from {} agent{plural}", many.len(), agents.len()),
-                "Open User Questions to answer them.".into(),
+                text.tr_args("notice-burst", &[("questions", many.len().into()), ("agents", agents.len().into())]),
+                text.tr("notice-burst-body"),
             )
         }
     }
@@ -121,10 +122,17 @@ mod tests {
     #[test]
     fn bursts_are_coalesced_and_markup_escaped() {
         let (a, b, c) = (view("a1", "x", &[], false), view("a2", "x", &[], false), view("a3", "y", &[], false));
-        assert_eq!(text_for(&[&a, &b, &c]).0, "3 new questions from 2 agents");
-        assert_eq!(text_for(&[&a, &b]).0, "2 new questions from 1 agent");
-        let (title, body) = text_for(&[&a]);
+        let en = Text::for_tag("en");
+        assert_eq!(text_for(&[&a, &b, &c], &en).0, "3 new questions from 2 agents");
+        assert_eq!(text_for(&[&a, &b], &en).0, "2 new questions from 1 agent");
+        let (title, body) = text_for(&[&a], &en);
         assert_eq!((title.as_str(), escape(&body).as_str()), ("Question from x", "Deploy &lt;now&gt;?"));
+        let zh = Text::for_tag("zh-CN");
+        assert_eq!(
+            text_for(&[&a, &b, &c], &zh),
+            ("来自 2 个智能体的 3 个新问题".into(), "打开 User Questions 来回答。".into())
+        );
+        assert_eq!(text_for(&[&a], &zh).0, "来自 x 的问题");
     }
 
     #[test]
@@ -150,8 +158,9 @@ mod tests {
             source: Some("Claude Code".into()),
         });
         assert_eq!(quick_answers(&v), ["Allow", "Deny"]);
-        assert_eq!(text_for(&[&v]), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
-        assert_eq!(asked_by(&v), "Claude Code (shop)");
-        assert_eq!(asked_by(&view("a", "bot", &[], false)), "bot");
+        let en = Text::for_tag("en");
+        assert_eq!(text_for(&[&v], &en), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
+        assert_eq!(asked_by(&v, &en), "Claude Code (shop)");
+        assert_eq!(asked_by(&view("a", "bot", &[], false), &en), "bot");
     }
 }

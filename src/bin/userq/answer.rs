@@ -4,6 +4,7 @@
 //! crashes it waits for one to listen again and registers anew, so a terminal left
 //! answering survives a restart of the server or the desktop app.
 
+use crate::tr;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -73,7 +74,10 @@ pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return crate::client_failure(&e),
     };
-    println!("Answering questions as {:?} (scope {scope}). Ctrl-C stops.", args.name);
+    println!(
+        "{}",
+        tr().tr_args("answer-listening", &[("name", (&args.name).into()), ("scope", (&scope.to_string()).into())])
+    );
     let shared = Arc::new(Shared::default());
     let (offers, prompts) = std::sync::mpsc::channel::<(Key, Request)>();
     let (done_tx, mut done) = mpsc::unbounded_channel();
@@ -89,9 +93,9 @@ pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
                     // The server stopped or crashed: its asks are gone with it (their askers
                     // ask again). Wait for a server to listen again and register anew.
                     shared.session.fetch_add(1, Ordering::SeqCst);
-                    eprintln!("\n(the server went away; waiting for it to come back)");
+                    eprintln!("\n{}", tr().tr("answer-server-gone"));
                     (client, incoming) = reconnect(&socket, &register).await;
-                    eprintln!("(connected again; answering as {:?})", args.name);
+                    eprintln!("{}", tr().tr_args("answer-reconnected", &[("name", (&args.name).into())]));
                 }
             },
             finished = done.recv() => match finished {
@@ -145,10 +149,11 @@ fn on_message(client: &Client, shared: &Shared, m: ServerMessage, offers: &std::
         ),
         (None, "questions/withdraw") => {
             shared.withdrawn.lock().unwrap().insert(key);
-            eprintln!("\n(question {ask} was withdrawn by its asker)");
+            eprintln!("\n{}", tr().tr_args("answer-withdrawn", &[("ask", (&ask).into())]));
         }
         (None, "questions/badAnswer") => {
-            eprintln!("\n(the answer to {ask} did not fit: {})", m.params["message"].as_str().unwrap_or(""))
+            let message = m.params["message"].as_str().unwrap_or("");
+            eprintln!("\n{}", tr().tr_args("answer-bad-answer", &[("ask", (&ask).into()), ("message", message.into())]))
         }
         (None, _) => {}
     }
@@ -166,11 +171,11 @@ async fn send(client: &Client, ask: &str, outcome: Outcome) -> bool {
     };
     match reply {
         Ok(_) => {
-            println!("(sent)");
+            println!("{}", tr().tr("answer-sent"));
             true
         }
         Err(e) => {
-            eprintln!("(not sent: {e})");
+            eprintln!("{}", tr().tr_args("answer-not-sent", &[("error", (&e.to_string()).into())]));
             false
         }
     }
@@ -190,7 +195,7 @@ fn prompt_loop(
             Ok(o) => o,
             Err(InquireError::OperationInterrupted) => std::process::exit(130),
             Err(e) => {
-                eprintln!("userq answer: {e}");
+                eprintln!("{}", tr().tr_args("answer-error", &[("error", (&e.to_string()).into())]));
                 std::process::exit(1)
             }
         };
@@ -202,12 +207,8 @@ fn prompt_loop(
     }
 }
 
-const OTHER: &str = "✎ Other (type an answer)";
-const SKIP: &str = "↷ Skip this question";
-const DISMISS: &str = "✗ Dismiss (tell the agent you won't answer)";
-
 fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
-    println!("\n━━ Question {ask} from {} ━━", origin(request));
+    println!("\n{}", tr().tr_args("answer-heading", &[("ask", ask.into()), ("origin", (&origin(request)).into())]));
     let mut items = Vec::with_capacity(request.questions.len());
     for q in &request.questions {
         match ask_one(q)? {
@@ -226,18 +227,22 @@ fn origin(request: &Request) -> String {
     match &request.agent {
         Some(a) => {
             let by = context.source.as_deref().or(a.client.as_deref());
+            let depth = a.delegation_depth as u64;
             parts.push(match by {
-                Some(by) => format!("{by}, agent {} (delegation depth {})", a.id, a.delegation_depth),
-                None => format!("agent {} (delegation depth {})", a.id, a.delegation_depth),
+                Some(by) => tr().tr_args(
+                    "answer-origin-agent-by",
+                    &[("by", by.into()), ("agent", (&a.id).into()), ("depth", depth.into())],
+                ),
+                None => tr().tr_args("answer-origin-agent", &[("agent", (&a.id).into()), ("depth", depth.into())]),
             });
         }
-        None => parts.push(context.source.clone().unwrap_or_else(|| "a local program".to_owned())),
+        None => parts.push(context.source.clone().unwrap_or_else(|| tr().tr("answer-origin-local"))),
     }
     if let Some(project) = &context.project {
-        parts.push(format!("in {project}"));
+        parts.push(tr().tr_args("answer-origin-project", &[("project", project.into())]));
     }
     if let Some(session) = &context.session {
-        parts.push(format!("session {session}"));
+        parts.push(tr().tr_args("answer-origin-session", &[("session", session.into())]));
     }
     parts.join(" · ")
 }
@@ -256,7 +261,7 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
     }
     let approve = q.intent.as_ref().map(|i| i.approve.as_str());
     if q.options.is_empty() {
-        let text = Text::new(&q.question).with_help_message("Enter with nothing typed skips").prompt()?;
+        let text = Text::new(&q.question).with_help_message(&tr().tr("answer-help-text")).prompt()?;
         return Ok(Some(if text.trim().is_empty() {
             AnswerItem::skipped(&q.id)
         } else {
@@ -274,10 +279,12 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
     let label_of = |choice: &str| q.options[shown.iter().position(|s| s == choice).unwrap_or(0)].label.clone();
     if q.multi_select {
         let picked = MultiSelect::new(&q.question, shown.clone())
-            .with_help_message("↑↓ move, space picks, enter confirms, esc skips")
+            .with_help_message(&tr().tr("answer-help-multi"))
             .prompt_skippable()?;
         let Some(picked) = picked else { return Ok(Some(AnswerItem::skipped(&q.id))) };
-        let other = Text::new("Anything to add?").with_help_message("optional; enter for none").prompt()?;
+        let other = Text::new(&tr().tr("answer-anything-to-add"))
+            .with_help_message(&tr().tr("answer-help-optional"))
+            .prompt()?;
         let selected = picked.iter().map(|c| label_of(c)).collect();
         return Ok(Some(AnswerItem {
             id: q.id.clone(),
@@ -285,18 +292,21 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
             custom: Some(other).filter(|o| !o.trim().is_empty()),
         }));
     }
+    let [other, skip, dismiss] =
+        ["answer-choice-other", "answer-choice-skip", "answer-choice-dismiss"].map(|id| tr().tr(id));
     let mut choices = shown.clone();
-    choices.extend([OTHER.to_owned(), SKIP.to_owned(), DISMISS.to_owned()]);
+    choices.extend([other.clone(), skip.clone(), dismiss.clone()]);
     let choice =
-        Select::new(&q.question, choices).with_help_message("↑↓ move, enter picks, esc skips").prompt_skippable()?;
-    Ok(Some(match choice.as_deref() {
-        None | Some(SKIP) => AnswerItem::skipped(&q.id),
-        Some(DISMISS) => return Ok(None),
-        Some(OTHER) => AnswerItem::custom(&q.id, Text::new("Your answer:").prompt()?),
+        Select::new(&q.question, choices).with_help_message(&tr().tr("answer-help-select")).prompt_skippable()?;
+    Ok(Some(match choice {
+        None => AnswerItem::skipped(&q.id),
+        Some(c) if c == skip => AnswerItem::skipped(&q.id),
+        Some(c) if c == dismiss => return Ok(None),
+        Some(c) if c == other => AnswerItem::custom(&q.id, Text::new(&tr().tr("answer-your-answer")).prompt()?),
         Some(choice) => {
-            let label = label_of(choice);
+            let label = label_of(&choice);
             let feedback = if approve.is_some_and(|a| a != label) {
-                Text::new("Feedback for the agent:").with_help_message("optional; enter for none").prompt()?
+                Text::new(&tr().tr("answer-feedback")).with_help_message(&tr().tr("answer-help-optional")).prompt()?
             } else {
                 String::new()
             };

@@ -73,16 +73,25 @@ ExitPlanMode), codex (PermissionRequest), gemini (BeforeTool). Exit status 0 wit
 decision (no server, dismissed, or an event this hook leaves alone); 1 the input is not the agent's hook JSON.")]
     Hook {
         /// claude-code, codex or gemini.
-        #[arg(value_parser = hook_agent)]
+        #[arg(value_parser = agent_arg)]
         agent: user_questions::agents::Agent,
     },
     /// Register the hooks (and the MCP server) in an agent's settings.
     Setup(setup::SetupArgs),
 }
 
-fn hook_agent(s: &str) -> Result<user_questions::agents::Agent, String> {
+/// An agent named on the command line: `claude-code`, `codex`, `gemini`.
+pub fn agent_arg(s: &str) -> Result<user_questions::agents::Agent, String> {
     user_questions::agents::Agent::from_command_name(s)
-        .ok_or_else(|| format!("unknown agent {s:?}; choose claude-code, codex or gemini"))
+        .ok_or_else(|| tr().tr_args("setup-unknown-agent", &[("agent", s.into())]))
+}
+
+/// The person's language, from `USERQ_LANG` or the system's locale: for what a person
+/// reads. What a model reads (`userq ask`'s answers and errors) is the same in every
+/// language.
+pub fn tr() -> &'static user_questions_i18n::Text {
+    static TEXT: std::sync::OnceLock<user_questions_i18n::Text> = std::sync::OnceLock::new();
+    TEXT.get_or_init(user_questions_i18n::Text::from_env)
 }
 
 fn main() -> ExitCode {
@@ -144,12 +153,22 @@ async fn pending(socket: PathBuf, json: bool) -> ExitCode {
         println!("{pending}");
         return ExitCode::SUCCESS;
     }
+    if pending["pending"].as_array().is_none_or(|p| p.is_empty()) {
+        println!("{}", tr().tr("pending-none"));
+    }
     for p in pending["pending"].as_array().into_iter().flatten() {
         let agent = match &p["request"]["agent"] {
-            serde_json::Value::Null => "(no agent)".to_owned(),
-            a => format!("{} (depth {})", a["id"].as_str().unwrap_or("?"), a["delegationDepth"]),
+            serde_json::Value::Null => tr().tr("pending-no-agent"),
+            a => tr().tr_args(
+                "pending-agent",
+                &[
+                    ("agent", a["id"].as_str().unwrap_or("?").into()),
+                    ("depth", a["delegationDepth"].as_u64().unwrap_or(0).into()),
+                ],
+            ),
         };
-        let holder = p["answerer"].as_str().unwrap_or("being offered");
+        let being_offered = tr().tr("pending-being-offered");
+        let holder = p["answerer"].as_str().unwrap_or(&being_offered);
         let questions: Vec<&str> =
             p["request"]["questions"].as_array().into_iter().flatten().filter_map(|q| q["question"].as_str()).collect();
         println!(

@@ -8,6 +8,9 @@ use user_questions::channel::server::{self, BindError};
 use user_questions::UserQuestions;
 
 pub async fn run(socket: PathBuf) -> ExitCode {
+    // Handlers first: a SIGTERM that comes as soon as the socket exists stops cleanly.
+    let mut term = signal(SignalKind::terminate()).expect("a SIGTERM handler");
+    let mut int = signal(SignalKind::interrupt()).expect("a SIGINT handler");
     let listener = match server::bind(&socket) {
         Ok(l) => l,
         Err(e @ BindError::AlreadyRunning(_)) => {
@@ -16,10 +19,9 @@ pub async fn run(socket: PathBuf) -> ExitCode {
         Err(e) => return crate::fail(1, &format!("userq serve: {e}")),
     };
     tracing::info!("listening on {}", socket.display());
-    let mut term = signal(SignalKind::terminate()).expect("a SIGTERM handler");
     let stop = async move {
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
+            _ = int.recv() => {}
             _ = term.recv() => {}
         }
         tracing::info!("stopping: pending asks end with SHUTTING_DOWN");

@@ -5,14 +5,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::tr;
 use clap::Args;
-use user_questions::agents::setup::{self, Setup};
+use user_questions::agents::setup::{self, Setup, SetupError, Step, MCP_NAME};
 use user_questions::agents::Agent;
 
 #[derive(Args)]
 pub struct SetupArgs {
     /// The agent: claude-code, codex or gemini.
-    #[arg(value_parser = agent_name)]
+    #[arg(value_parser = crate::agent_arg)]
     agent: Agent,
     /// Claude Code: write this project's .claude/settings.json instead of the user's.
     #[arg(long)]
@@ -25,60 +26,87 @@ pub struct SetupArgs {
     remove: bool,
 }
 
-fn agent_name(s: &str) -> Result<Agent, String> {
-    Agent::from_command_name(s).ok_or_else(|| format!("unknown agent {s:?}; choose claude-code, codex or gemini"))
-}
-
 pub fn run(args: SetupArgs) -> ExitCode {
+    let t = tr();
     if args.project && args.agent != Agent::ClaudeCode {
-        return crate::fail(2, "userq setup: --project is for claude-code only");
+        return crate::fail(2, &t.tr("setup-project-only-claude"));
     }
     let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from) else {
-        return crate::fail(1, "userq setup: HOME is not set");
+        return crate::fail(1, &t.tr("setup-no-home"));
     };
+    let error = |e: &dyn std::fmt::Display| e.to_string();
     let userq = match std::env::current_exe().and_then(|p| p.canonicalize()) {
         Ok(p) => p,
-        Err(e) => return crate::fail(1, &format!("userq setup: cannot find this program's own path: {e}")),
+        Err(e) => return crate::fail(1, &t.tr_args("setup-no-self", &[("error", (&error(&e)).into())])),
     };
     let project = match args.project.then(std::env::current_dir).transpose() {
         Ok(p) => p,
-        Err(e) => return crate::fail(1, &format!("userq setup: cannot read the current folder: {e}")),
+        Err(e) => return crate::fail(1, &t.tr_args("setup-no-cwd", &[("error", (&error(&e)).into())])),
     };
     let setup = Setup { agent: args.agent, home, project, userq: userq.clone(), remove: args.remove };
     let changes = match setup.plan() {
         Ok(c) => c,
-        Err(e) => return crate::fail(1, &format!("userq setup: {e}")),
+        Err(e) => return crate::fail(1, &setup_error(&e)),
     };
-    let verb = if args.dry_run { "would have " } else { "" };
+    let dry = if args.dry_run { "yes" } else { "no" };
     if changes.is_empty() {
-        let state = if args.remove { "is not set up" } else { "is set up already" };
-        println!("{}: nothing to change; User Questions {state}.", args.agent.display_name());
+        let removing = if args.remove { "yes" } else { "no" };
+        let agent = args.agent.display_name();
+        println!("{}", t.tr_args("setup-nothing-to-change", &[("agent", agent.into()), ("removing", removing.into())]));
     }
     for change in &changes {
-        for line in &change.what {
-            println!("{verb}{line}");
+        let file = change.path.display().to_string();
+        for step in &change.what {
+            println!("{}", step_line(step, &file, dry));
         }
         if change.contents.is_none() {
-            println!("{verb}removed {} (setup had created it)", change.path.display());
+            println!("{}", t.tr_args("setup-removed-file", &[("file", (&file).into()), ("dry", dry.into())]));
         }
     }
     if !args.dry_run {
         if let Err(e) = setup::apply(&changes) {
-            return crate::fail(1, &format!("userq setup: {e}"));
+            return crate::fail(1, &setup_error(&e));
         }
     }
     if !args.remove && !args.dry_run && !changes.is_empty() {
-        match args.agent {
-            Agent::ClaudeCode => println!(
-                "Claude Code's permission prompts, questions and plans now come to User Questions.\n\
-                 For the review_plan tool too: claude mcp add user-questions -- {} mcp",
-                userq.display()
-            ),
-            Agent::Codex => {
-                println!("Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook.")
+        let userq = userq.display().to_string();
+        println!(
+            "{}",
+            match args.agent {
+                Agent::ClaudeCode => t.tr_args("setup-done-claude-code", &[("userq", (&userq).into())]),
+                Agent::Codex => t.tr("setup-done-codex"),
+                Agent::Gemini => t.tr("setup-done-gemini"),
             }
-            Agent::Gemini => println!("Gemini CLI's shell commands and file writes now come to User Questions."),
-        }
+        );
     }
     ExitCode::SUCCESS
+}
+
+/// One change, as the person reads it (`dry` is `yes` for `--dry-run`).
+fn step_line(step: &Step, file: &str, dry: &str) -> String {
+    let (id, event) = match step {
+        Step::AddedHook { event } => ("setup-added-hook", event.as_str()),
+        Step::RemovedHook { event } => ("setup-removed-hook", event.as_str()),
+        Step::AddedMcp => ("setup-added-mcp", ""),
+        Step::RemovedMcp => ("setup-removed-mcp", ""),
+        Step::HooksOn => ("setup-hooks-on", ""),
+        Step::HooksOff => ("setup-hooks-off", ""),
+    };
+    tr().tr_args(id, &[("file", file.into()), ("dry", dry.into()), ("event", event.into()), ("name", MCP_NAME.into())])
+}
+
+fn setup_error(e: &SetupError) -> String {
+    let path = |p: &std::path::Path| p.display().to_string();
+    match e {
+        SetupError::Invalid { path: p, format, error } => tr().tr_args(
+            "setup-invalid",
+            &[("path", (&path(p)).into()), ("format", (*format).into()), ("error", error.into())],
+        ),
+        SetupError::Read { path: p, error } => {
+            tr().tr_args("setup-cannot-read", &[("path", (&path(p)).into()), ("error", (&error.to_string()).into())])
+        }
+        SetupError::Write { path: p, error } => {
+            tr().tr_args("setup-cannot-write", &[("path", (&path(p)).into()), ("error", (&error.to_string()).into())])
+        }
+    }
 }

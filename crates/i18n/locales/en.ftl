@@ -1,0 +1,144 @@
+# User Questions, English. Every message a person reads; what a model reads (error
+# texts, tool descriptions, JSON answers) and an agent's own words are not here.
+# A new language: copy this file to locales/<BCP 47 tag>.ftl and translate it.
+
+language-name = English
+
+## The window
+
+window-title = User Questions
+window-title-count = User Questions ({ $count })
+window-waiting = { $count } waiting
+window-empty = No questions waiting. Agents' questions appear here as they ask.
+window-dnd = Do not disturb
+window-language = Language
+window-shortcut-pick = pick an option
+window-shortcut-submit = submits
+window-shortcut-hide = hides the window
+window-reason = Tell the agent why, and deny
+window-reason-hint = Tell the agent why, and deny (Enter)
+window-feedback = Feedback
+window-feedback-placeholder = Feedback for the agent (sent with Revise)
+window-other = Other
+window-other-placeholder = Other…
+window-your-answer = Your answer
+window-skip = Skip this question
+window-submit = Submit
+window-dismiss = Dismiss
+window-no-agent = No agent
+window-session = session { $session }
+window-depth = delegation depth { $depth }
+window-group-count =
+    { $count ->
+        [one] 1 question
+       *[other] { $count } questions
+    }
+
+## The tray
+
+tray-tooltip = User Questions
+tray-tooltip-waiting = User Questions: { $count } waiting
+tray-open = Open questions ({ $count })
+tray-dnd = Do not disturb
+tray-autostart = Start at login
+tray-quit = Quit
+
+## Notifications
+
+notice-app = User Questions
+notice-open = Open
+notice-an-agent = an agent
+notice-question-from = Question from { $agent }
+notice-more = (+{ $count } more)
+notice-burst =
+    { $questions ->
+        [one] 1 new question
+       *[other] { $questions } new questions
+    } from { $agents ->
+        [one] 1 agent
+       *[other] { $agents } agents
+    }
+notice-burst-body = Open User Questions to answer them.
+
+## userq answer
+
+answer-listening = Answering questions as “{ $name }” (scope { $scope }). Ctrl-C stops.
+answer-server-gone = (the server went away; waiting for it to come back)
+answer-reconnected = (connected again; answering as “{ $name }”)
+answer-withdrawn = (question { $ask } was withdrawn by its asker)
+answer-bad-answer = (the answer to { $ask } did not fit: { $message })
+answer-sent = (sent)
+answer-not-sent = (not sent: { $error })
+answer-heading = ━━ Question { $ask } from { $origin } ━━
+answer-origin-agent-by = { $by }, agent { $agent } (delegation depth { $depth })
+answer-origin-agent = agent { $agent } (delegation depth { $depth })
+answer-origin-local = a local program
+answer-origin-project = in { $project }
+answer-origin-session = session { $session }
+answer-choice-other = ✎ Other (type an answer)
+answer-choice-skip = ↷ Skip this question
+answer-choice-dismiss = ✗ Dismiss (tell the agent you won't answer)
+answer-help-text = Enter with nothing typed skips
+answer-help-multi = ↑↓ move, space picks, enter confirms, esc skips
+answer-help-select = ↑↓ move, enter picks, esc skips
+answer-help-optional = optional; enter for none
+answer-anything-to-add = Anything to add?
+answer-your-answer = Your answer:
+answer-feedback = Feedback for the agent:
+answer-error = userq answer: { $error }
+
+## userq pending
+
+pending-no-agent = (no agent)
+pending-agent = { $agent } (depth { $depth })
+pending-being-offered = being offered
+pending-none = No questions waiting.
+
+## userq setup
+
+setup-unknown-agent = unknown agent “{ $agent }”; choose claude-code, codex or gemini
+setup-project-only-claude = userq setup: --project is for claude-code only
+setup-no-home = userq setup: HOME is not set
+setup-no-self = userq setup: cannot find this program's own path: { $error }
+setup-no-cwd = userq setup: cannot read the current folder: { $error }
+setup-invalid = userq setup: { $path } is not valid { $format }, so it was left untouched: { $error }
+setup-cannot-read = userq setup: cannot read { $path }: { $error }
+setup-cannot-write = userq setup: cannot write { $path }: { $error }
+setup-nothing-to-change =
+    { $agent }: nothing to change; User Questions { $removing ->
+        [yes] is not set up.
+       *[no] is set up already.
+    }
+setup-added-hook = { $dry ->
+        [yes] would have added
+       *[no] added
+    } the { $event } hook to { $file }
+setup-removed-hook = { $dry ->
+        [yes] would have removed
+       *[no] removed
+    } the { $event } hook from { $file }
+setup-added-mcp = { $dry ->
+        [yes] would have added
+       *[no] added
+    } the MCP server { $name } to { $file }
+setup-removed-mcp = { $dry ->
+        [yes] would have removed
+       *[no] removed
+    } the MCP server { $name } from { $file }
+setup-hooks-on = { $dry ->
+        [yes] would have turned
+       *[no] turned
+    } hooks on (hooksConfig.enabled) in { $file }
+setup-hooks-off = { $dry ->
+        [yes] would have turned
+       *[no] turned
+    } hooksConfig.enabled back off in { $file }
+setup-removed-file = { $dry ->
+        [yes] would have removed
+       *[no] removed
+    } { $file } (setup had created it)
+setup-done-claude-code =
+    Claude Code's permission prompts, questions and plans now come to User Questions.
+    For the review_plan tool too: claude mcp add user-questions -- { $userq } mcp
+setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook.
+setup-done-gemini = Gemini CLI's shell commands and file writes now come to User Questions.

@@ -1,0 +1,132 @@
+# User Questions，简体中文。人读到的每一条消息；模型读到的内容（错误文本、工具描述、
+# JSON 答案）以及智能体自己的文字不在这里。
+
+language-name = 简体中文
+
+## 窗口
+
+window-title = User Questions
+window-title-count = User Questions（{ $count }）
+window-waiting = { $count } 个待回答
+window-empty = 没有待回答的问题。智能体提问时，问题会出现在这里。
+window-dnd = 勿扰
+window-language = 语言
+window-shortcut-pick = 选择选项
+window-shortcut-submit = 提交
+window-shortcut-hide = 隐藏窗口
+window-reason = 告诉智能体原因，并拒绝
+window-reason-hint = 告诉智能体原因，并拒绝（Enter）
+window-feedback = 反馈
+window-feedback-placeholder = 给智能体的反馈（随“修改”一起发送）
+window-other = 其他
+window-other-placeholder = 其他…
+window-your-answer = 你的回答
+window-skip = 跳过这个问题
+window-submit = 提交
+window-dismiss = 忽略
+window-no-agent = 无智能体
+window-session = 会话 { $session }
+window-depth = 委托深度 { $depth }
+window-group-count = { $count } 个问题
+
+## 托盘
+
+tray-tooltip = User Questions
+tray-tooltip-waiting = User Questions：{ $count } 个待回答
+tray-open = 打开问题（{ $count }）
+tray-dnd = 勿扰
+tray-autostart = 登录时启动
+tray-quit = 退出
+
+## 通知
+
+notice-app = User Questions
+notice-open = 打开
+notice-an-agent = 一个智能体
+notice-question-from = 来自 { $agent } 的问题
+notice-more = （另有 { $count } 个）
+notice-burst = 来自 { $agents } 个智能体的 { $questions } 个新问题
+notice-burst-body = 打开 User Questions 来回答。
+
+## userq answer
+
+answer-listening = 以“{ $name }”的身份回答问题（范围 { $scope }）。按 Ctrl-C 停止。
+answer-server-gone = （服务已断开；正在等待它恢复）
+answer-reconnected = （已重新连接；以“{ $name }”的身份回答）
+answer-withdrawn = （问题 { $ask } 已被提问方撤回）
+answer-bad-answer = （对 { $ask } 的回答不符合要求：{ $message }）
+answer-sent = （已发送）
+answer-not-sent = （未发送：{ $error }）
+answer-heading = ━━ 问题 { $ask }，来自 { $origin } ━━
+answer-origin-agent-by = { $by }，智能体 { $agent }（委托深度 { $depth }）
+answer-origin-agent = 智能体 { $agent }（委托深度 { $depth }）
+answer-origin-local = 一个本地程序
+answer-origin-project = 项目 { $project }
+answer-origin-session = 会话 { $session }
+answer-choice-other = ✎ 其他（输入回答）
+answer-choice-skip = ↷ 跳过这个问题
+answer-choice-dismiss = ✗ 忽略（告诉智能体你不回答）
+answer-help-text = 不输入直接按 Enter 即跳过
+answer-help-multi = ↑↓ 移动，空格选择，Enter 确认，Esc 跳过
+answer-help-select = ↑↓ 移动，Enter 选择，Esc 跳过
+answer-help-optional = 可选；按 Enter 跳过
+answer-anything-to-add = 还有要补充的吗？
+answer-your-answer = 你的回答：
+answer-feedback = 给智能体的反馈：
+answer-error = userq answer：{ $error }
+
+## userq pending
+
+pending-no-agent = （无智能体）
+pending-agent = { $agent }（深度 { $depth }）
+pending-being-offered = 正在分派
+pending-none = 没有待回答的问题。
+
+## userq setup
+
+setup-unknown-agent = 未知的智能体“{ $agent }”；请选择 claude-code、codex 或 gemini
+setup-project-only-claude = userq setup：--project 只适用于 claude-code
+setup-no-home = userq setup：未设置 HOME
+setup-no-self = userq setup：找不到本程序自己的路径：{ $error }
+setup-no-cwd = userq setup：无法读取当前文件夹：{ $error }
+setup-invalid = userq setup：{ $path } 不是有效的 { $format }，因此未作改动：{ $error }
+setup-cannot-read = userq setup：无法读取 { $path }：{ $error }
+setup-cannot-write = userq setup：无法写入 { $path }：{ $error }
+setup-nothing-to-change =
+    { $agent }：无需改动；{ $removing ->
+        [yes] User Questions 尚未设置。
+       *[no] User Questions 已经设置好了。
+    }
+setup-added-hook = { $dry ->
+        [yes] 将会在 { $file } 中添加 { $event } 钩子
+       *[no] 已在 { $file } 中添加 { $event } 钩子
+    }
+setup-removed-hook = { $dry ->
+        [yes] 将会从 { $file } 中移除 { $event } 钩子
+       *[no] 已从 { $file } 中移除 { $event } 钩子
+    }
+setup-added-mcp = { $dry ->
+        [yes] 将会在 { $file } 中添加 MCP 服务器 { $name }
+       *[no] 已在 { $file } 中添加 MCP 服务器 { $name }
+    }
+setup-removed-mcp = { $dry ->
+        [yes] 将会从 { $file } 中移除 MCP 服务器 { $name }
+       *[no] 已从 { $file } 中移除 MCP 服务器 { $name }
+    }
+setup-hooks-on = { $dry ->
+        [yes] 将会在 { $file } 中开启钩子（hooksConfig.enabled）
+       *[no] 已在 { $file } 中开启钩子（hooksConfig.enabled）
+    }
+setup-hooks-off = { $dry ->
+        [yes] 将会在 { $file } 中把 hooksConfig.enabled 关回去
+       *[no] 已在 { $file } 中把 hooksConfig.enabled 关回去
+    }
+setup-removed-file = { $dry ->
+        [yes] 将会删除 { $file }（由 setup 创建）
+       *[no] 已删除 { $file }（由 setup 创建）
+    }
+setup-done-claude-code =
+    Claude Code 的权限提示、提问和计划现在都会送到 User Questions。
+    也要使用 review_plan 工具：claude mcp add user-questions -- { $userq } mcp
+setup-done-codex = Codex 会请你信任新的钩子：在 Codex 中打开 /hooks，信任 user-questions 钩子。
+setup-done-gemini = Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions。

@@ -1,0 +1,172 @@
+//! The list the window shows, worded in the person's language: the asks in the order
+//! they were received, each in a group (one agent session, or one agent when the ask
+//! names no session), every group named, with its count, and the window's title and
+//! "N waiting" line. Grouping and wording live here, not in the page, so they are
+//! decided once and tested without a window.
+
+use serde::Serialize;
+use user_questions_i18n::Text;
+
+use crate::inbox::AskView;
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListView {
+    pub asks: Vec<ListedAsk>,
+    /// In the order of each group's oldest ask.
+    pub groups: Vec<GroupView>,
+    /// "3 waiting".
+    pub waiting: String,
+    /// The window's title: "User Questions (3)".
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedAsk {
+    #[serde(flatten)]
+    pub view: AskView,
+    /// The key of its group in [`ListView::groups`].
+    pub group: String,
+    /// "session 1a2b3c4d", when the ask names its session.
+    pub session_label: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupView {
+    pub key: String,
+    /// The project's folder name, or the agent's id ("No agent" for none).
+    pub name: String,
+    /// The kind of agent or its client ("Claude Code", "claude-code").
+    pub client: String,
+    /// "session 1a2b3c4d" or "delegation depth 1".
+    pub detail: String,
+    pub count: usize,
+    /// "2 questions".
+    pub count_label: String,
+}
+
+/// The project folder's last part, as a person calls the project.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).find(|p| !p.is_empty()).unwrap_or(path)
+}
+
+fn short(session: &str) -> &str {
+    session.char_indices().nth(8).map(|(i, _)| &session[..i]).unwrap_or(session)
+}
+
+/// Asks of one agent session stay together: hooks ask as one agent per call, so a
+/// session (with its source and project) is the group when the ask names one.
+fn group_of(view: &AskView, text: &Text) -> GroupView {
+    let context = view.context.clone().unwrap_or_default();
+    let agent_client = view.agent.as_ref().and_then(|a| a.client.clone());
+    let (key, name, client, detail) = match &context.session {
+        Some(session) => (
+            format!(
+                "session\0{}\0{}\0{session}",
+                context.source.as_deref().unwrap_or(""),
+                context.project.as_deref().unwrap_or("")
+            ),
+            context.project.as_deref().map(base_name).or(context.source.as_deref()).unwrap_or("").to_owned(),
+            context.source.clone().or(agent_client).unwrap_or_default(),
+            text.tr_args("window-session", &[("session", short(session).into())]),
+        ),
+        None => match &view.agent {
+            Some(a) => (
+                a.id.clone(),
+                a.id.clone(),
+                agent_client.unwrap_or_default(),
+                text.tr_args("window-depth", &[("depth", u64::from(a.delegation_depth).into())]),
+            ),
+            None => (String::new(), text.tr("window-no-agent"), String::new(), String::new()),
+        },
+    };
+    GroupView { key, name, client, detail, count: 0, count_label: String::new() }
+}
+
+impl ListView {
+    pub fn new(list: Vec<AskView>, text: &Text) -> Self {
+        let mut groups: Vec<GroupView> = Vec::new();
+        let mut asks = Vec::with_capacity(list.len());
+        for view in list {
+            let group = group_of(&view, text);
+            let key = group.key.clone();
+            match groups.iter_mut().find(|g| g.key == key) {
+                Some(g) => g.count += 1,
+                None => groups.push(GroupView { count: 1, ..group }),
+            }
+            let session_label = view
+                .context
+                .as_ref()
+                .and_then(|c| c.session.as_deref())
+                .map(|s| text.tr_args("window-session", &[("session", short(s).into())]));
+            asks.push(ListedAsk { view, group: key, session_label });
+        }
+        for g in &mut groups {
+            g.count_label = text.tr_args("window-group-count", &[("count", g.count.into())]);
+        }
+        let n = asks.len();
+        let title =
+            if n == 0 { text.tr("window-title") } else { text.tr_args("window-title-count", &[("count", n.into())]) };
+        Self { waiting: text.tr_args("window-waiting", &[("count", n.into())]), title, asks, groups }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inbox::{AgentView, Presentation};
+    use user_questions::model::Context;
+
+    fn view(ask: &str, agent: Option<&str>, session: Option<&str>) -> AskView {
+        AskView {
+            ask: ask.into(),
+            agent: agent.map(|a| AgentView { id: a.into(), client: Some("cli".into()), delegation_depth: 1 }),
+            context: session.map(|s| Context {
+                project: Some("/home/me/shop".into()),
+                session: Some(s.into()),
+                source: Some("Claude Code".into()),
+            }),
+            since: String::new(),
+            presentation: Presentation::Form,
+            questions: Vec::new(),
+            draft: None,
+        }
+    }
+
+    #[test]
+    fn asks_are_grouped_by_session_then_agent_and_worded_in_the_persons_language() {
+        let list = vec![
+            view("a1", Some("x"), None),
+            view("a2", Some("hook-1"), Some("0123456789abcdef")),
+            view("a3", Some("x"), None),
+            view("a4", None, None),
+            view("a5", Some("hook-2"), Some("0123456789abcdef")),
+        ];
+        let en = ListView::new(list.clone(), &Text::for_tag("en"));
+        let summary: Vec<(String, String, String, usize, String)> = en
+            .groups
+            .iter()
+            .map(|g| (g.name.clone(), g.client.clone(), g.detail.clone(), g.count, g.count_label.clone()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("x".into(), "cli".into(), "delegation depth 1".into(), 2, "2 questions".into()),
+                ("shop".into(), "Claude Code".into(), "session 01234567".into(), 2, "2 questions".into()),
+                ("No agent".into(), "".into(), "".into(), 1, "1 question".into()),
+            ]
+        );
+        assert_eq!(en.asks[1].group, en.asks[4].group, "one session, one group, whichever hook asked");
+        assert_eq!(en.asks[1].session_label.as_deref(), Some("session 01234567"));
+        assert_eq!((en.waiting.as_str(), en.title.as_str()), ("5 waiting", "User Questions (5)"));
+
+        let zh = ListView::new(list, &Text::for_tag("zh-CN"));
+        assert_eq!(zh.groups[0].count_label, "2 个问题");
+        assert_eq!(zh.groups[2].name, "无智能体");
+        assert_eq!(zh.waiting, "5 个待回答");
+        let empty = ListView::new(Vec::new(), &Text::for_tag("en"));
+        assert_eq!((empty.title.as_str(), empty.groups.len()), ("User Questions", 0));
+    }
+}

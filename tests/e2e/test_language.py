@@ -1,0 +1,77 @@
+"""The interface in the person's language: the real window, tray and notifications
+under a Chinese locale, and a switch of language in the window without a restart.
+What an agent wrote is shown as it came, and what the asker receives is the same JSON
+in every language."""
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import Agent, Tray, app_pid, form_of, notification_log, shot, wait_for
+
+
+def text(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector).text
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_a_chinese_locale_gets_the_chinese_interface(app, ask):
+    before = notification_log()
+    a = ask("部署到生产环境吗？Deploy to prod?", "--header", "部署", "--option", "Yes", "--option", "No:keep staging",
+            "--agent-id", "zh-agent")
+    form = form_of(app, "zh-agent")
+    assert app.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-CN"
+    wait_for(lambda: text(app, "#count") == "1 个待回答", "the count in Chinese")
+    assert app.title == "User Questions（1）"
+    assert form.find_element(By.CSS_SELECTOR, "button.primary").text == "提交"
+    assert form.find_element(By.CSS_SELECTOR, "button.dismiss").text == "忽略"
+    assert form.find_element(By.CSS_SELECTOR, "input.other").get_attribute("placeholder") == "其他…"
+    assert form.find_element(By.CSS_SELECTOR, "label.skip").text == "跳过这个问题"
+    assert "选择选项" in text(app, ".shortcuts") and "隐藏窗口" in text(app, ".shortcuts")
+    assert text(app, "section.agent h2 .n") == "1 个问题"
+    assert text(app, "section.agent h2 .depth") == "委托深度 0"
+    # The agent's own words, as they came.
+    assert form.find_element(By.CSS_SELECTOR, "p.text").text == "部署到生产环境吗？Deploy to prod?"
+    assert [e.text for e in form.find_elements(By.CSS_SELECTOR, ".label-text")] == ["Yes", "No"]
+    notified = wait_for(lambda: notification_log()[len(before):], "the notification")
+    assert "部署" in notified and "Deploy to prod?" in notified
+    tray = Tray(app_pid())
+    wait_for(lambda: tray.labels()[0] == "打开问题（1）", "the tray in Chinese")
+    assert tray.labels()[-3:] == ["勿扰", "登录时启动", "退出"]
+    shot(app, "window-zh-CN")
+    form.find_element(By.XPATH, ".//label[.//span[text()='No']]").click()
+    form.find_element(By.CSS_SELECTOR, "button.primary").click()
+    code, answer, err = a.result()
+    assert (code, answer) == (0, {"answers": [{"id": "q", "selected": ["No"]}]}), err
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_a_burst_is_announced_in_chinese(app, sock):
+    before = notification_log()
+    one, two = Agent(sock, "zh-a"), Agent(sock, "zh-b")
+    for agent, n in ((one, 1), (one, 2), (two, 3)):
+        agent.ask({"id": "q", "question": f"Question {n}?", "options": [{"label": "Yes"}]})
+    wait_for(lambda: "来自 2 个智能体的 3 个新问题" in notification_log()[len(before):], "one notification for the burst")
+    assert "打开 User Questions 来回答。" in notification_log()[len(before):]
+    one.close()
+    two.close()
+
+
+def test_the_window_switches_language_without_a_restart_and_keeps_the_draft(app, ask):
+    a = ask("Which package manager?", "--option", "npm", "--option", "pnpm", "--agent-id", "switcher")
+    form = form_of(app, "switcher")
+    assert form.find_element(By.CSS_SELECTOR, "button.primary").text == "Submit"
+    form.find_element(By.CSS_SELECTOR, "input.other").send_keys("yarn, if it must")
+    pid = app_pid()
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    wait_for(lambda: text(app, "form.ask button.primary") == "提交", "the form in Chinese")
+    assert text(app, "#count") == "1 个待回答"
+    assert app.find_element(By.CSS_SELECTOR, "form.ask input.other").get_attribute("value") == "yarn, if it must"
+    assert app_pid() == pid, "no restart"
+    tray = Tray(pid)
+    wait_for(lambda: tray.labels()[0] == "打开问题（1）", "the tray in Chinese")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+    wait_for(lambda: text(app, "form.ask button.primary") == "Submit", "the form in English again")
+    app.find_element(By.CSS_SELECTOR, "form.ask button.primary").click()
+    code, answer, err = a.result()
+    assert (code, answer) == (0, {"answers": [{"id": "q", "selected": [], "custom": "yarn, if it must"}]}), err
