@@ -14,6 +14,7 @@ pub mod mcp;
 pub mod model;
 pub mod service;
 pub mod tool;
+pub mod wording;
 
 pub use model::{AgentRef, Answer, AnswerItem, AskRequest, ErrorCode, Question, UserQuestionError};
 pub use service::{Answerer, Ask, Next, Scope, UserQuestions};

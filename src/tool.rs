@@ -81,18 +81,24 @@ fn rename_multi_select(q: &Value) -> Value {
 
 /// A plan under review as the `review_plan` tool and `userq ask --plan` ask it.
 pub fn plan_review(plan: &str) -> Question {
-    let mut q = Question::new("plan", "Approve this plan?")
-        .option("Approve", Some("Go ahead with the plan as written"))
-        .option("Revise", Some("Change the plan first (say how in the feedback)"));
-    q.header = Some("Plan review".into());
+    let mut q = Question::new("plan", PLAN_QUESTION)
+        .option(APPROVE, Some("Go ahead with the plan as written"))
+        .option(REVISE, Some("Change the plan first (say how in the feedback)"));
+    q.header = Some(PLAN_HEADER.into());
     q.detail = Some(plan.to_owned());
     q.intent = Some(crate::model::Intent {
         kind: crate::model::Intent::PLAN_REVIEW.into(),
-        approve: "Approve".into(),
+        approve: APPROVE.into(),
         extra: Map::new(),
     });
     q
 }
+
+/// A plan review's labels, as the model reads them in the answer.
+pub const APPROVE: &str = "Approve";
+pub const REVISE: &str = "Revise";
+pub const PLAN_QUESTION: &str = "Approve this plan?";
+pub const PLAN_HEADER: &str = "Plan review";
 
 /// What the model reads: the compact answer, or `Error: <message>`.
 pub fn render(outcome: &Result<Answer, UserQuestionError>) -> String {

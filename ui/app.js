@@ -223,6 +223,7 @@ function questionNode(view, q, draft) {
   if (q.options.length) {
     const list = el("div", { class: "options", role: q.multiSelect ? "group" : "radiogroup" });
     q.options.forEach((o, i) => {
+      const shown = q.shownOptions[i] || o;
       const input = el("input", {
         type: q.multiSelect ? "checkbox" : "radio",
         class: "choice",
@@ -236,8 +237,8 @@ function questionNode(view, q, draft) {
           { class: "option" },
           input,
           el("span", { class: "num", text: i < 9 ? String(i + 1) : "" }),
-          el("span", { class: "label-text", text: o.label }),
-          o.description ? el("span", { class: "desc", text: o.description }) : null,
+          el("span", { class: "label-text", text: shown.label }),
+          shown.description ? el("span", { class: "desc", text: shown.description }) : null,
         ),
       );
     });
@@ -257,6 +258,14 @@ function questionNode(view, q, draft) {
   return fs;
 }
 
+// An option's label as the person sees it: the product's own labels (Allow, Approve…)
+// in the person's language. What is sent is always the label itself.
+/** @param {QuestionView} q @param {string} label */
+function shownLabel(q, label) {
+  const i = q.options.findIndex((o) => o.label === label);
+  return i >= 0 && q.shownOptions[i] ? q.shownOptions[i].label : label;
+}
+
 /** @param {ListedAsk} view @returns {HTMLFormElement} */
 function formFor(view) {
   const form = el("form", { class: "ask", tabIndex: -1 });
@@ -271,19 +280,20 @@ function formFor(view) {
     form.classList.add("buttons");
     const approve = only.intent.approve;
     const deny = only.options[only.options.length - 1].label;
-    for (const o of only.options) {
+    only.options.forEach((o, i) => {
+      const shown = only.shownOptions[i] || o;
       const cls = o.label === approve ? "primary approve" : o.label === deny ? "deny" : "option-button";
       const keepText = o.label === deny;
       actions.append(
         el("button", {
           type: "button",
           class: cls,
-          text: o.label,
-          title: o.description || "",
+          text: shown.label,
+          title: shown.description || "",
           onclick: () => send(form, { qid: only.id, label: o.label, keepText }),
         }),
       );
-    }
+    });
   } else if (view.presentation === "planReview") {
     form.classList.add("buttons");
     const approve = only.intent.approve;
@@ -291,7 +301,7 @@ function formFor(view) {
       el("button", {
         type: "button",
         class: "primary approve",
-        text: approve,
+        text: shownLabel(only, approve),
         onclick: () => send(form, { qid: only.id, label: approve }),
       }),
     );
@@ -300,7 +310,7 @@ function formFor(view) {
         el("button", {
           type: "button",
           class: "option-button",
-          text: o.label,
+          text: shownLabel(only, o.label),
           onclick: () => send(form, { qid: only.id, label: o.label }),
         }),
       );

@@ -23,6 +23,8 @@ interface QuestionView {
   /** Sanitized HTML, rendered in Rust. */
   detailHtml: string | null;
   options: QuestionOption[];
+  /** The options as the person sees them, one for one with `options`. */
+  shownOptions: QuestionOption[];
   multiSelect: boolean;
   intent: Intent | null;
   planReview: boolean;

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use tauri::{AppHandle, Manager, Runtime};
 
 use crate::app_state::AppState;
-use user_questions_window::notice::{escape, quick_answers, text_for};
+use user_questions_window::notice::{escape, quick_answers, shown_label, text_for};
 use user_questions_window::AskView;
 
 /// Notifications on screen, by ask, and the asks already announced.
@@ -49,7 +49,10 @@ impl Notices {
         let text = app.state::<AppState>().text();
         let (title, body) = text_for(&new, &text);
         let single = (new.len() == 1).then(|| new[0]);
-        let buttons = single.map(quick_answers).unwrap_or_default();
+        // Each button shows the label in the person's language and answers with the label.
+        let buttons: Vec<(String, String)> = single
+            .map(|v| quick_answers(v).into_iter().map(|l| (shown_label(v, &l, &text), l)).collect())
+            .unwrap_or_default();
         let focus = single.map(|v| v.ask.clone());
         match platform::show(app, &title, &escape(&body), focus.clone(), buttons, &text) {
             Some(id) => {
@@ -89,7 +92,7 @@ mod platform {
         title: &str,
         body: &str,
         focus: Option<String>,
-        buttons: Vec<String>,
+        buttons: Vec<(String, String)>,
         text: &user_questions_window::Text,
     ) -> Option<u32> {
         if !supports_actions() {
@@ -97,9 +100,10 @@ mod platform {
         }
         let mut n = notify_rust::Notification::new();
         n.appname(&text.tr("notice-app")).summary(title).body(body).action("default", &text.tr("notice-open"));
-        for (i, label) in buttons.iter().enumerate() {
-            n.action(&format!("answer:{i}"), label);
+        for (i, (shown, _)) in buttons.iter().enumerate() {
+            n.action(&format!("answer:{i}"), shown);
         }
+        let buttons: Vec<String> = buttons.into_iter().map(|(_, label)| label).collect();
         let handle = match n.show() {
             Ok(h) => h,
             Err(e) => {

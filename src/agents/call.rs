@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use similar::TextDiff;
+use user_questions_i18n::Text;
 
 /// A tool call, in the terms a person judges it by.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,18 +84,18 @@ pub fn text(input: &Value, key: &str) -> Option<String> {
 
 impl Call {
     /// The question to ask about the call, short enough for a notification's title.
-    pub fn question(&self, cwd: Option<&str>) -> String {
+    pub fn question(&self, cwd: Option<&str>, words: &Text) -> String {
         match self {
-            Self::Shell { .. } => "Run this command?".into(),
-            Self::Edit { path, .. } => format!("Edit {}?", shown_path(path, cwd)),
-            Self::Write { path, .. } => format!("Write {}?", shown_path(path, cwd)),
-            Self::Fetch { url, .. } => format!("Fetch {url}?"),
-            Self::Other { tool, .. } => format!("Use {tool}?"),
+            Self::Shell { .. } => words.tr("hook-run-command"),
+            Self::Edit { path, .. } => words.tr_args("hook-edit", &[("path", (&shown_path(path, cwd)).into())]),
+            Self::Write { path, .. } => words.tr_args("hook-write", &[("path", (&shown_path(path, cwd)).into())]),
+            Self::Fetch { url, .. } => words.tr_args("hook-fetch", &[("url", url.into())]),
+            Self::Other { tool, .. } => words.tr_args("hook-use", &[("tool", tool.into())]),
         }
     }
 
     /// The call as markdown, for the question's detail.
-    pub fn detail(&self, cwd: Option<&str>) -> String {
+    pub fn detail(&self, cwd: Option<&str>, words: &Text) -> String {
         match self {
             Self::Shell { command, description } => {
                 let mut s = description.as_deref().map(|d| format!("{d}\n\n")).unwrap_or_default();
@@ -122,9 +123,10 @@ impl Call {
             }
             Self::Write { path, content } => {
                 let before = std::fs::read_to_string(path).unwrap_or_default();
-                let what = if Path::new(path).exists() { "overwrites" } else { "creates" };
+                let exists = if Path::new(path).exists() { "yes" } else { "no" };
+                let what = words.tr_args("hook-write-detail", &[("exists", exists.into())]);
                 let shown = shown_path(path, cwd);
-                format!("`{shown}` ({what} the file)\n\n{}", fenced("diff", &unified(&shown, &before, content)))
+                format!("`{shown}` ({what})\n\n{}", fenced("diff", &unified(&shown, &before, content)))
             }
             Self::Fetch { url, prompt } => {
                 let mut s = format!("<{url}>");
@@ -171,13 +173,17 @@ pub fn fenced(lang: &str, body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn en() -> Text {
+        Text::for_tag("en")
+    }
     use serde_json::json;
 
     #[test]
     fn a_command_is_a_fenced_sh_block_under_its_description() {
         let call = Call::Shell { command: "rm -rf node_modules".into(), description: Some("Remove deps".into()) };
-        assert_eq!(call.detail(None), "Remove deps\n\n```sh\nrm -rf node_modules\n```");
-        assert_eq!(call.question(None), "Run this command?");
+        assert_eq!(call.detail(None, &en()), "Remove deps\n\n```sh\nrm -rf node_modules\n```");
+        assert_eq!(call.question(None, &en()), "Run this command?");
     }
 
     #[test]
@@ -196,8 +202,8 @@ mod tests {
         let edit = Replace { old: "\"hi\"".into(), new: "\"hello\"".into(), all: false };
         let call = Call::Edit { path: p.clone(), edits: vec![edit] };
         let cwd = dir.path().to_str().unwrap();
-        assert_eq!(call.question(Some(cwd)), "Edit src/main.rs?");
-        let detail = call.detail(Some(cwd));
+        assert_eq!(call.question(Some(cwd), &en()), "Edit src/main.rs?");
+        let detail = call.detail(Some(cwd), &en());
         assert!(detail.starts_with("`src/main.rs`\n\n```diff\n"), "{detail}");
         assert!(
             detail.contains("@@ -1,3 +1,3 @@\n fn main() {\n-    println!(\"hi\");\n+    println!(\"hello\");\n }"),
@@ -208,13 +214,13 @@ mod tests {
     #[test]
     fn an_edit_of_an_unreadable_file_shows_the_replacement() {
         let edit = Replace { old: "a\n".into(), new: "b\n".into(), all: false };
-        let detail = Call::Edit { path: "/nowhere/x.txt".into(), edits: vec![edit] }.detail(None);
+        let detail = Call::Edit { path: "/nowhere/x.txt".into(), edits: vec![edit] }.detail(None, &en());
         assert!(detail.contains("-a\n+b\n"), "{detail}");
     }
 
     #[test]
     fn a_new_file_is_all_added_lines() {
-        let detail = Call::Write { path: "/nowhere/new.txt".into(), content: "one\ntwo\n".into() }.detail(None);
+        let detail = Call::Write { path: "/nowhere/new.txt".into(), content: "one\ntwo\n".into() }.detail(None, &en());
         assert!(detail.contains("(creates the file)"), "{detail}");
         assert!(detail.contains("+one\n+two\n"), "{detail}");
     }
@@ -222,6 +228,6 @@ mod tests {
     #[test]
     fn anything_else_is_readable_json() {
         let call = Call::Other { tool: "mcp__db__query".into(), input: json!({"sql": "select 1"}) };
-        assert_eq!(call.detail(None), "mcp__db__query\n\n```json\n{\n  \"sql\": \"select 1\"\n}\n```");
+        assert_eq!(call.detail(None, &en()), "mcp__db__query\n\n```json\n{\n  \"sql\": \"select 1\"\n}\n```");
     }
 }

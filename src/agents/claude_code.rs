@@ -9,26 +9,24 @@ use super::call::{text, Call, ToolNames};
 use super::permission::{self, Choice, Verdict};
 use super::{HookAsk, HookInput, HookInputError, DENIED};
 use crate::model::{Answer, Question};
-use crate::tool;
+use crate::tool::{self, APPROVE, REVISE};
+use crate::wording::APPROVE_EDITS;
+use user_questions_i18n::Text;
 
-const APPROVE: &str = "Approve";
-const APPROVE_EDITS: &str = "Approve and auto-accept edits";
-const REVISE: &str = "Revise";
-
-pub fn translate(hook: &HookInput) -> Result<Option<HookAsk>, HookInputError> {
+pub fn translate(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     match hook.event.as_str() {
         "PermissionRequest" => {
             let (tool, input) = hook.tool()?;
             Ok(Some(match tool {
-                "ExitPlanMode" => plan_review(input, Event::PermissionRequest),
-                _ => permission_request(hook, tool, input),
+                "ExitPlanMode" => plan_review(input, Event::PermissionRequest, words),
+                _ => permission_request(hook, tool, input, words),
             }))
         }
         "PreToolUse" => {
             let (tool, input) = hook.tool()?;
             Ok(match tool {
                 "AskUserQuestion" => ask_user_question(input),
-                "ExitPlanMode" => Some(plan_review(input, Event::PreToolUse)),
+                "ExitPlanMode" => Some(plan_review(input, Event::PreToolUse, words)),
                 _ => None,
             })
         }
@@ -51,13 +49,14 @@ pub const TOOLS: ToolNames = ToolNames {
     fetch: &["WebFetch"],
 };
 
-fn permission_request(hook: &HookInput, tool: &str, input: &Value) -> HookAsk {
+fn permission_request(hook: &HookInput, tool: &str, input: &Value, words: &Text) -> HookAsk {
     let call = Call::from_tool(tool, input, &TOOLS);
     let suggestions: Vec<Value> =
         hook.fields.get("permission_suggestions").and_then(Value::as_array).cloned().unwrap_or_default();
-    let mut choices: Vec<Choice> = suggestions.iter().map(always_allow).collect();
+    let mut choices: Vec<Choice> = suggestions.iter().map(|s| always_allow(s, words)).collect();
     permission::unique_labels(&mut choices);
-    let question = permission::question(call.question(hook.cwd()), tool, call.detail(hook.cwd()), &choices);
+    let question =
+        permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &choices);
     HookAsk::new(vec![question], move |answer| {
         let decision = match permission::verdict(answer, &choices, DENIED) {
             Verdict::Allow => json!({"behavior": "allow"}),
@@ -71,7 +70,7 @@ fn permission_request(hook: &HookInput, tool: &str, input: &Value) -> HookAsk {
 
 /// One `permission_suggestions` entry as a choice: what it allows, and where the rule
 /// is saved.
-fn always_allow(entry: &Value) -> Choice {
+fn always_allow(entry: &Value, words: &Text) -> Choice {
     let strings = |key: &str| -> Vec<String> {
         entry
             .get(key)
@@ -99,19 +98,21 @@ fn always_allow(entry: &Value) -> Choice {
                 .collect();
             rules.join(", ")
         }
-        Some("setMode") => format!("{} mode", entry.get("mode").and_then(Value::as_str).unwrap_or("another")),
-        Some("addDirectories") => format!("access to {}", strings("directories").join(", ")),
+        Some("setMode") => {
+            let mode = entry.get("mode").and_then(Value::as_str).unwrap_or("?");
+            words.tr_args("hook-always-mode", &[("mode", mode.into())])
+        }
+        Some("addDirectories") => {
+            words.tr_args("hook-always-access", &[("dirs", (&strings("directories").join(", ")).into())])
+        }
         Some(other) => other.to_owned(),
-        None => "this".to_owned(),
+        None => words.tr("hook-always-this"),
     };
-    let destination = match entry.get("destination").and_then(Value::as_str) {
-        Some("session") => "for this session only (not saved)",
-        Some("localSettings") => "saved for this project, only you (.claude/settings.local.json)",
-        Some("projectSettings") => "saved for this project, everyone who shares it (.claude/settings.json)",
-        Some("userSettings") => "saved for all your projects (~/.claude/settings.json)",
-        _ => "saved where Claude Code suggests",
-    };
-    Choice { label: format!("Always allow {what}"), description: format!("Adds the rule {destination}") }
+    let destination = entry.get("destination").and_then(Value::as_str).unwrap_or("other");
+    Choice {
+        label: words.tr_args("hook-always-allow", &[("what", (&what).into())]),
+        description: words.tr_args("hook-rule", &[("where", destination.into())]),
+    }
 }
 
 /// AskUserQuestion: the agent's questions become one ask; the answers go back in
@@ -165,14 +166,14 @@ fn ask_user_question(input: &Value) -> Option<HookAsk> {
 /// ExitPlanMode: the injected plan under review. On PermissionRequest the person may
 /// also approve and switch the session to accepting edits, as Claude Code's own
 /// dialog offers.
-fn plan_review(input: &Value, event: Event) -> HookAsk {
+fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
     let plan = text(input, "plan").unwrap_or_default();
     let mut question = tool::plan_review(&plan);
     if let Some(path) = text(input, "planFilePath") {
-        question.detail = Some(format!("{plan}\n\n---\n\n*Plan file: `{path}`*"));
+        question.detail = Some(format!("{plan}\n\n---\n\n*{} `{path}`*", words.tr("hook-plan-file")));
     }
     if plan.trim().is_empty() {
-        question.detail = Some(format!("{}*(Claude Code sent no plan text.)*", question.detail.unwrap_or_default()));
+        question.detail = Some(format!("{}*{}*", question.detail.unwrap_or_default(), words.tr("hook-no-plan")));
     }
     if let Event::PermissionRequest = event {
         let revise = question.options.pop().expect("a plan review ends with Revise");

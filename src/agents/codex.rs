@@ -4,12 +4,13 @@
 //! `interrupt: true`), so none is ever sent.
 
 use serde_json::json;
+use user_questions_i18n::Text;
 
 use super::call::{text, Call};
 use super::permission::{self, Verdict};
 use super::{HookAsk, HookInput, HookInputError, DENIED};
 
-pub fn translate(hook: &HookInput) -> Result<Option<HookAsk>, HookInputError> {
+pub fn translate(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "PermissionRequest" {
         return Ok(None);
     }
@@ -19,7 +20,7 @@ pub fn translate(hook: &HookInput) -> Result<Option<HookAsk>, HookInputError> {
         Some(command) => Call::Shell { command, description: justification.or_else(|| text(input, "description")) },
         None => Call::Other { tool: tool.to_owned(), input: input.clone() },
     };
-    let question = permission::question(call.question(hook.cwd()), tool, call.detail(hook.cwd()), &[]);
+    let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
     Ok(Some(HookAsk::new(vec![question], |answer| {
         let decision = match permission::verdict(answer, &[], DENIED) {
             Verdict::Allow => json!({"behavior": "allow"}),

@@ -2,6 +2,7 @@
 //! with the top-level `decision` and `reason`. Other events are left to Gemini CLI.
 
 use serde_json::json;
+use user_questions_i18n::Text;
 
 use super::call::{Call, ToolNames};
 use super::permission::{self, Verdict};
@@ -19,13 +20,13 @@ pub const TOOLS: ToolNames = ToolNames {
     fetch: &["web_fetch"],
 };
 
-pub fn translate(hook: &HookInput) -> Result<Option<HookAsk>, HookInputError> {
+pub fn translate(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "BeforeTool" {
         return Ok(None);
     }
     let (tool, input) = hook.tool()?;
     let call = Call::from_tool(tool, input, &TOOLS);
-    let question = permission::question(call.question(hook.cwd()), tool, call.detail(hook.cwd()), &[]);
+    let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
     Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
         Verdict::Allow => Some(json!({"decision": "allow"})),
         Verdict::Deny(reason) => Some(json!({"decision": "deny", "reason": reason})),

@@ -14,6 +14,7 @@ pub mod setup;
 use serde_json::{Map, Value};
 
 use crate::model::{Answer, Context, Question};
+use user_questions_i18n::Text;
 
 /// An agent whose hooks User Questions answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,12 +50,13 @@ impl Agent {
     }
 
     /// Reads one hook input. `Ok(None)`: an event this hook takes no part in.
-    pub fn translate(self, input: &str) -> Result<Option<HookAsk>, HookInputError> {
+    /// The questions are worded in `text`'s language; what the agent reads back is not.
+    pub fn translate(self, input: &str, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         let hook = HookInput::parse(input)?;
         let ask = match self {
-            Self::ClaudeCode => claude_code::translate(&hook)?,
-            Self::Codex => codex::translate(&hook)?,
-            Self::Gemini => gemini::translate(&hook)?,
+            Self::ClaudeCode => claude_code::translate(&hook, words)?,
+            Self::Codex => codex::translate(&hook, words)?,
+            Self::Gemini => gemini::translate(&hook, words)?,
         };
         Ok(ask.map(|mut ask| {
             ask.context = hook.context(self);

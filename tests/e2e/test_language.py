@@ -75,3 +75,20 @@ def test_the_window_switches_language_without_a_restart_and_keeps_the_draft(app,
     app.find_element(By.CSS_SELECTOR, "form.ask button.primary").click()
     code, answer, err = a.result()
     assert (code, answer) == (0, {"answers": [{"id": "q", "selected": [], "custom": "yarn, if it must"}]}), err
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_a_plan_review_is_shown_in_chinese_and_answered_with_the_protocols_label(app, ask, tmp_path):
+    plan = tmp_path / "plan.md"
+    plan.write_text("# 迁移数据库\n\n1. 导出\n2. 导入并校验\n")
+    a = ask("--plan", str(plan), "--agent-id", "zh-planner")
+    form = form_of(app, "zh-planner")
+    assert form.find_element(By.CSS_SELECTOR, "legend.header").text == "计划审阅"
+    assert form.find_element(By.CSS_SELECTOR, "p.text").text == "批准这个计划吗？"
+    buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
+    assert buttons == ["批准", "修改", "忽略"], buttons
+    assert form.find_element(By.CSS_SELECTOR, "textarea.feedback").get_attribute("placeholder") == "给智能体的反馈（随“修改”一起发送）"
+    assert form.find_element(By.CSS_SELECTOR, ".detail h1").text == "迁移数据库"
+    form.find_element(By.CSS_SELECTOR, "button.approve").click()
+    code, answer, err = a.result()
+    assert (code, answer) == (0, {"answers": [{"id": "plan", "selected": ["Approve"]}]}), err

@@ -142,3 +142,44 @@ setup-done-claude-code =
     For the review_plan tool too: claude mcp add user-questions -- { $userq } mcp
 setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook.
 setup-done-gemini = Gemini CLI's shell commands and file writes now come to User Questions.
+
+## The labels of User Questions' own intents (permission, plan review), as a person
+## sees them; what is sent back stays the label the protocol names.
+
+label-allow = Allow
+label-allow-description = Let it run this once
+label-deny = Deny
+label-deny-description = Do not let it run; the agent is told you said no
+label-approve = Approve
+label-approve-description = Go ahead with the plan as written
+label-revise = Revise
+label-revise-description = Change the plan first (say how in the feedback)
+label-approve-edits = Approve and auto-accept edits
+label-approve-edits-description = Approve, and accept file edits without asking for the rest of this session
+
+## userq hook: an agent's tool call as a question
+
+hook-run-command = Run this command?
+hook-edit = Edit { $path }?
+hook-write = Write { $path }?
+hook-fetch = Fetch { $url }?
+hook-use = Use { $tool }?
+hook-write-detail = { $exists ->
+        [yes] overwrites the file
+       *[no] creates the file
+    }
+hook-always-allow = Always allow { $what }
+hook-always-mode = { $mode } mode
+hook-always-access = access to { $dirs }
+hook-always-this = this
+hook-rule = Adds the rule { $where ->
+        [session] for this session only (not saved)
+        [localSettings] saved for this project, only you (.claude/settings.local.json)
+        [projectSettings] saved for this project, everyone who shares it (.claude/settings.json)
+        [userSettings] saved for all your projects (~/.claude/settings.json)
+       *[other] saved where Claude Code suggests
+    }
+hook-no-plan = (Claude Code sent no plan text.)
+hook-plan-file = Plan file:
+label-plan-question = Approve this plan?
+label-plan-header = Plan review

@@ -130,3 +130,43 @@ setup-done-claude-code =
     也要使用 review_plan 工具：claude mcp add user-questions -- { $userq } mcp
 setup-done-codex = Codex 会请你信任新的钩子：在 Codex 中打开 /hooks，信任 user-questions 钩子。
 setup-done-gemini = Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions。
+
+## User Questions 自己的意图（权限、计划审阅）的选项，在人看来的样子；发回的仍是协议规定的标签。
+
+label-allow = 允许
+label-allow-description = 允许这一次
+label-deny = 拒绝
+label-deny-description = 不允许运行；智能体会得知你拒绝了
+label-approve = 批准
+label-approve-description = 按写好的计划执行
+label-revise = 修改
+label-revise-description = 先修改计划（在反馈里说明怎么改）
+label-approve-edits = 批准并自动接受编辑
+label-approve-edits-description = 批准，并在本次会话余下的时间里直接接受文件编辑，不再询问
+
+## userq hook：把智能体的工具调用变成一个问题
+
+hook-run-command = 运行这条命令？
+hook-edit = 编辑 { $path }？
+hook-write = 写入 { $path }？
+hook-fetch = 获取 { $url }？
+hook-use = 使用 { $tool }？
+hook-write-detail = { $exists ->
+        [yes] 覆盖该文件
+       *[no] 创建该文件
+    }
+hook-always-allow = 始终允许 { $what }
+hook-always-mode = { $mode } 模式
+hook-always-access = 访问 { $dirs }
+hook-always-this = 此项
+hook-rule = 添加规则：{ $where ->
+        [session] 仅限本次会话（不保存）
+        [localSettings] 保存到本项目，仅你自己（.claude/settings.local.json）
+        [projectSettings] 保存到本项目，共享给所有人（.claude/settings.json）
+        [userSettings] 保存到你的所有项目（~/.claude/settings.json）
+       *[other] 保存到 Claude Code 建议的位置
+    }
+hook-no-plan = （Claude Code 没有发送计划文本。）
+hook-plan-file = 计划文件：
+label-plan-question = 批准这个计划吗？
+label-plan-header = 计划审阅

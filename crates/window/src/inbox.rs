@@ -26,6 +26,10 @@ pub struct QuestionView {
     /// The detail as sanitized HTML.
     pub detail_html: Option<String>,
     pub options: Vec<QuestionOption>,
+    /// The options as the person sees them, one for one: the product's own labels
+    /// (Allow, Deny, Approve, Revise) in the person's language, an agent's as they
+    /// came. What is sent back is always from `options`.
+    pub shown_options: Vec<QuestionOption>,
     pub multi_select: bool,
     pub intent: Option<Intent>,
     /// The intent is a plan review this window knows how to present.
@@ -124,6 +128,7 @@ fn view_of(ask: &Ask) -> AskView {
             header: q.header.clone(),
             detail_html: q.detail.as_deref().map(markdown::render),
             options: q.options.clone(),
+            shown_options: q.options.clone(),
             multi_select: q.multi_select,
             intent: q.intent.clone(),
             plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),

@@ -5,6 +5,7 @@
 //! decided once and tested without a window.
 
 use serde::Serialize;
+use user_questions::wording;
 use user_questions_i18n::Text;
 
 use crate::inbox::AskView;
@@ -89,7 +90,12 @@ impl ListView {
     pub fn new(list: Vec<AskView>, text: &Text) -> Self {
         let mut groups: Vec<GroupView> = Vec::new();
         let mut asks = Vec::with_capacity(list.len());
-        for view in list {
+        for mut view in list {
+            for q in &mut view.questions {
+                let intent = q.intent.as_ref();
+                q.shown_options = q.options.iter().map(|o| wording::shown_option(intent, o, text)).collect();
+                (q.question, q.header) = wording::shown_title(intent, &q.question, q.header.as_deref(), text);
+            }
             let group = group_of(&view, text);
             let key = group.key.clone();
             match groups.iter_mut().find(|g| g.key == key) {

@@ -59,6 +59,13 @@ pub fn quick_answers(view: &AskView) -> Vec<String> {
     q.options.iter().map(|o| o.label.clone()).collect()
 }
 
+/// A button's text: the label as the person sees it (see [`user_questions::wording`]).
+pub fn shown_label(view: &AskView, label: &str, text: &Text) -> String {
+    let intent = view.questions.first().and_then(|q| q.intent.as_ref());
+    let option = user_questions::model::QuestionOption { label: label.to_owned(), description: None };
+    user_questions::wording::shown_option(intent, &option, text).label
+}
+
 /// Title and body of one notification, or of a coalesced burst.
 pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
     match new {
@@ -106,6 +113,7 @@ mod tests {
                 header: None,
                 detail_html: None,
                 options: labels.iter().map(|l| QuestionOption { label: l.to_string(), description: None }).collect(),
+                shown_options: Vec::new(),
                 multi_select: false,
                 intent: plan.then(|| Intent {
                     kind: "plan-review".into(),
@@ -158,6 +166,8 @@ mod tests {
             source: Some("Claude Code".into()),
         });
         assert_eq!(quick_answers(&v), ["Allow", "Deny"]);
+        let zh = Text::for_tag("zh-CN");
+        assert_eq!([shown_label(&v, "Allow", &zh), shown_label(&v, "Always allow x", &zh)], ["允许", "Always allow x"]);
         let en = Text::for_tag("en");
         assert_eq!(text_for(&[&v], &en), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
         assert_eq!(asked_by(&v, &en), "Claude Code (shop)");

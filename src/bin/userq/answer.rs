@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use user_questions::channel::client::{Client, ClientError, ServerMessage};
 use user_questions::model::{jsonrpc, Answer, AnswerItem, Question, Request, UserQuestionError};
-use user_questions::Scope;
+use user_questions::{wording, Scope};
 
 #[derive(Args)]
 pub struct AnswerArgs {
@@ -249,7 +249,8 @@ fn origin(request: &Request) -> String {
 
 /// One question; `None` when the person dismisses the whole ask.
 fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
-    if let Some(header) = &q.header {
+    let (title, header) = wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), tr());
+    if let Some(header) = &header {
         println!("\n\x1b[1m{header}\x1b[0m");
     }
     if let Some(detail) = &q.detail {
@@ -261,7 +262,7 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
     }
     let approve = q.intent.as_ref().map(|i| i.approve.as_str());
     if q.options.is_empty() {
-        let text = Text::new(&q.question).with_help_message(&tr().tr("answer-help-text")).prompt()?;
+        let text = Text::new(&title).with_help_message(&tr().tr("answer-help-text")).prompt()?;
         return Ok(Some(if text.trim().is_empty() {
             AnswerItem::skipped(&q.id)
         } else {
@@ -271,6 +272,7 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
     let shown: Vec<String> = q
         .options
         .iter()
+        .map(|o| wording::shown_option(q.intent.as_ref(), o, tr()))
         .map(|o| match &o.description {
             Some(d) => format!("{} — {d}", o.label),
             None => o.label.clone(),
@@ -278,7 +280,7 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
         .collect();
     let label_of = |choice: &str| q.options[shown.iter().position(|s| s == choice).unwrap_or(0)].label.clone();
     if q.multi_select {
-        let picked = MultiSelect::new(&q.question, shown.clone())
+        let picked = MultiSelect::new(&title, shown.clone())
             .with_help_message(&tr().tr("answer-help-multi"))
             .prompt_skippable()?;
         let Some(picked) = picked else { return Ok(Some(AnswerItem::skipped(&q.id))) };
@@ -297,7 +299,7 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
     let mut choices = shown.clone();
     choices.extend([other.clone(), skip.clone(), dismiss.clone()]);
     let choice =
-        Select::new(&q.question, choices).with_help_message(&tr().tr("answer-help-select")).prompt_skippable()?;
+        Select::new(&title, choices).with_help_message(&tr().tr("answer-help-select")).prompt_skippable()?;
     Ok(Some(match choice {
         None => AnswerItem::skipped(&q.id),
         Some(c) if c == skip => AnswerItem::skipped(&q.id),

@@ -1,0 +1,83 @@
+//! How a person sees the words User Questions itself puts in its questions: the labels
+//! of its own intents (a permission prompt's Allow and Deny, a plan review's Approve
+//! and Revise) and their descriptions, in the person's language. What goes back to the
+//! asker is the label the protocol names, in every language: only the shown text
+//! changes. An agent's own labels are shown as they came.
+
+use user_questions_i18n::Text;
+
+use crate::agents::permission;
+use crate::model::{Intent, Question, QuestionOption};
+use crate::tool;
+
+/// Claude Code's plan approval that also switches the session to accepting edits.
+pub const APPROVE_EDITS: &str = "Approve and auto-accept edits";
+
+/// The product's own labels, by intent, and the messages that show each and its
+/// description.
+const OWN: [(&str, &str, &str, &str); 5] = [
+    (permission::KIND, permission::ALLOW, "label-allow", "label-allow-description"),
+    (permission::KIND, permission::DENY, "label-deny", "label-deny-description"),
+    (Intent::PLAN_REVIEW, tool::APPROVE, "label-approve", "label-approve-description"),
+    (Intent::PLAN_REVIEW, tool::REVISE, "label-revise", "label-revise-description"),
+    (Intent::PLAN_REVIEW, APPROVE_EDITS, "label-approve-edits", "label-approve-edits-description"),
+];
+
+/// One option of a question with `intent`, as the person sees it.
+pub fn shown_option(intent: Option<&Intent>, option: &QuestionOption, text: &Text) -> QuestionOption {
+    let kind = intent.map(|i| i.kind.as_str());
+    match OWN.iter().find(|(k, label, ..)| Some(*k) == kind && *label == option.label) {
+        Some((_, _, label, description)) => QuestionOption {
+            label: text.tr(label),
+            description: option.description.as_ref().map(|_| text.tr(description)),
+        },
+        None => option.clone(),
+    }
+}
+
+/// A label as the person sees it (the label itself when it is not one of ours).
+pub fn shown_label(q: &Question, label: &str, text: &Text) -> String {
+    shown_option(q.intent.as_ref(), &QuestionOption { label: label.to_owned(), description: None }, text).label
+}
+
+/// The question text and header of a plan review as `review_plan` words them, shown
+/// in the person's language; any other question as it came.
+pub fn shown_title(
+    intent: Option<&Intent>,
+    question: &str,
+    header: Option<&str>,
+    text: &Text,
+) -> (String, Option<String>) {
+    let ours = intent.is_some_and(|i| i.kind == Intent::PLAN_REVIEW);
+    let question =
+        if ours && question == tool::PLAN_QUESTION { text.tr("label-plan-question") } else { question.to_owned() };
+    let header = match header {
+        Some(h) if ours && h == tool::PLAN_HEADER => Some(text.tr("label-plan-header")),
+        other => other.map(str::to_owned),
+    };
+    (question, header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_labels_are_shown_in_the_persons_language_and_theirs_as_they_came() {
+        let zh = Text::for_tag("zh-CN");
+        let plan = tool::plan_review("# Plan");
+        let shown: Vec<QuestionOption> =
+            plan.options.iter().map(|o| shown_option(plan.intent.as_ref(), o, &zh)).collect();
+        assert_eq!(shown[0].label, "批准");
+        assert_eq!(shown[1].description.as_deref(), Some("先修改计划（在反馈里说明怎么改）"));
+        let title = shown_title(plan.intent.as_ref(), &plan.question, plan.header.as_deref(), &zh);
+        assert_eq!(title, ("批准这个计划吗？".to_owned(), Some("计划审阅".to_owned())));
+        assert_eq!(plan.options[0].label, "Approve", "what is sent back does not change");
+
+        let theirs = Question::new("q", "Approve?").option("Approve", None);
+        assert_eq!(shown_label(&theirs, "Approve", &zh), "Approve", "an agent's own label is its own");
+        let permission = permission::question("Run?".into(), "Bash", "ls".into(), &[]);
+        assert_eq!(shown_label(&permission, permission::DENY, &zh), "拒绝");
+        assert_eq!(shown_label(&permission, permission::ALLOW, &Text::for_tag("en")), "Allow");
+    }
+}
