@@ -298,8 +298,7 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
         ["answer-choice-other", "answer-choice-skip", "answer-choice-dismiss"].map(|id| tr().tr(id));
     let mut choices = shown.clone();
     choices.extend([other.clone(), skip.clone(), dismiss.clone()]);
-    let choice =
-        Select::new(&title, choices).with_help_message(&tr().tr("answer-help-select")).prompt_skippable()?;
+    let choice = Select::new(&title, choices).with_help_message(&tr().tr("answer-help-select")).prompt_skippable()?;
     Ok(Some(match choice {
         None => AnswerItem::skipped(&q.id),
         Some(c) if c == skip => AnswerItem::skipped(&q.id),
