@@ -544,3 +544,79 @@ async fn a_holder_that_passes_as_the_service_stops_leaves_shutting_down() {
     s.shut_down();
     assert_eq!(asking.await.unwrap().unwrap_err().code(), "SHUTTING_DOWN");
 }
+
+/// Hands every ask on and keeps what came back, with who gave it and whether the
+/// asker had it yet: the shape of a recorder.
+#[derive(Default)]
+struct Watching {
+    seen: Mutex<Vec<(String, Option<String>, bool)>>,
+    refused: Mutex<Vec<(String, String)>>,
+}
+#[async_trait]
+impl Answerer for Watching {
+    async fn answer(&self, ask: &Ask, next: Next<'_>) -> Outcome {
+        let outcome = next.run().await;
+        let what = match &outcome {
+            Ok(a) => a.to_compact_json(),
+            Err(e) => e.code().to_owned(),
+        };
+        let by = ask.answered_by().map(|b| b.to_string());
+        self.seen.lock().unwrap().push((what, by, ask.ending().is_some()));
+        outcome
+    }
+    async fn refused(&self, request: &user_questions::model::Request, error: &UserQuestionError) {
+        let agent = request.agent.as_ref().map(|a| a.id.clone()).unwrap_or_default();
+        self.refused.lock().unwrap().push((agent, error.code().to_owned()));
+    }
+}
+
+#[tokio::test]
+async fn every_ending_comes_back_up_the_waterfall_before_the_asker_has_it() {
+    let s = UserQuestions::new();
+    let watching = Arc::new(Watching::default());
+    s.register("recorder", Scope::Any, 100, watching.clone());
+    let (holder, mut held) = holding();
+    s.register("window", Scope::Any, 0, holder);
+
+    // An answer given later, by the holder.
+    let asking = tokio::spawn({
+        let s = s.clone();
+        async move { ask(&s, pkg_request()).await }
+    });
+    held.recv().await.unwrap().answer(pnpm()).unwrap();
+    assert_eq!(asking.await.unwrap().unwrap(), pnpm());
+    // A holder's own error, and an ask withdrawn by its asker.
+    let asking = tokio::spawn({
+        let s = s.clone();
+        async move { ask(&s, pkg_request()).await }
+    });
+    held.recv().await.unwrap().reject(UserQuestionError::user_cancelled()).unwrap();
+    assert!(asking.await.unwrap().unwrap_err().is(user_questions::model::ErrorCode::AskCancelled));
+    let cancel = CancellationToken::new();
+    let asking = tokio::spawn({
+        let (s, cancel) = (s.clone(), cancel.clone());
+        async move { s.ask(pkg_request(), &cancel).await }
+    });
+    let ask_held = held.recv().await.unwrap();
+    cancel.cancel();
+    assert!(asking.await.unwrap().unwrap_err().is(user_questions::model::ErrorCode::AskAborted));
+    assert!(ask_held.answer(pnpm()).is_err(), "a withdrawn ask takes no answer");
+
+    let seen = watching.seen.lock().unwrap().clone();
+    let json = r#"{"answers":[{"id":"pkg","selected":["pnpm"]}]}"#;
+    assert_eq!(
+        seen,
+        [
+            (json.to_owned(), Some("window".to_owned()), false),
+            ("ASK_CANCELLED".to_owned(), Some("window".to_owned()), false),
+            ("ASK_ABORTED".to_owned(), Some("window".to_owned()), false),
+        ],
+        "the recorder sees each ending, who gave it, before the asker has it"
+    );
+
+    // Refused by a later check than the shape: heard of before the asker hears it.
+    let stale = AgentRef { id: "gone".into(), runtime: "0".repeat(32) };
+    let e = ask(&s, pkg_request().from_agent(stale)).await.unwrap_err();
+    assert_eq!(e.code(), "CALLER_NOT_LIVE");
+    assert_eq!(watching.refused.lock().unwrap().clone(), [("gone".to_owned(), "CALLER_NOT_LIVE".to_owned())]);
+}

@@ -1,7 +1,9 @@
 //! One ask in flight, as an answerer holds it. The handle is how an answerer that
-//! answers later (a socket client, a window, a terminal) settles the ask: the answer is
-//! checked here, so a misfit goes back to that answerer and the ask stays with it, and
-//! the first valid outcome wins exactly once.
+//! answers later (a socket client, a window, a terminal) delivers its outcome: the
+//! answer is checked here, so a misfit goes back to that answerer and the ask stays
+//! with it, and the first valid outcome wins exactly once. A delivered outcome goes
+//! back up the waterfall, through every answerer that handed the ask on, before the
+//! asker receives it.
 
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -21,8 +23,15 @@ struct Inner {
     since: SystemTime,
     request: Arc<Request>,
     outcome: Mutex<Option<Result<Answer, UserQuestionError>>>,
+    /// What the holder delivered, on its way back up the waterfall.
+    delivery: Mutex<Option<Result<Answer, UserQuestionError>>>,
+    delivered: CancellationToken,
     /// The answerer currently offered the ask.
     offeree: Mutex<Option<Arc<str>>>,
+    /// Who gave the outcome: the answerer's registered name, or a finer name it gave.
+    answered_by: Mutex<Option<Arc<str>>>,
+    /// Why the ask was withdrawn (`ASK_ABORTED`, `SHUTTING_DOWN`).
+    withdrawal: Mutex<Option<UserQuestionError>>,
     withdrawn: CancellationToken,
     ended: CancellationToken,
     pending: Arc<Pending>,
@@ -40,7 +49,11 @@ impl Ask {
             since,
             request,
             outcome: Mutex::new(None),
+            delivery: Mutex::new(None),
+            delivered: CancellationToken::new(),
             offeree: Mutex::new(None),
+            answered_by: Mutex::new(None),
+            withdrawal: Mutex::new(None),
             withdrawn: CancellationToken::new(),
             ended: CancellationToken::new(),
             pending,
@@ -74,15 +87,57 @@ impl Ask {
     }
 
     /// Answers the ask. A misfit is `BAD_ANSWER` and the ask stays pending; an ask
-    /// already ended is `NOT_PENDING`.
+    /// already answered, rejected, withdrawn or ended is `NOT_PENDING`.
     pub fn answer(&self, answer: Answer) -> Result<(), UserQuestionError> {
         let answer = answer.fit(&self.0.request.questions)?;
-        self.settle(Ok(answer)).then_some(()).ok_or_else(|| UserQuestionError::not_pending(self.id()))
+        self.deliver(Ok(answer))
     }
 
     /// Ends the ask with an answerer's own error, which the asker receives unchanged.
     pub fn reject(&self, error: UserQuestionError) -> Result<(), UserQuestionError> {
-        self.settle(Err(error)).then_some(()).ok_or_else(|| UserQuestionError::not_pending(self.id()))
+        self.deliver(Err(error))
+    }
+
+    fn deliver(&self, outcome: Result<Answer, UserQuestionError>) -> Result<(), UserQuestionError> {
+        let mut slot = self.0.delivery.lock().unwrap();
+        if slot.is_some() || self.ending().is_some() || self.is_withdrawn() {
+            return Err(UserQuestionError::not_pending(self.id()));
+        }
+        *slot = Some(outcome);
+        drop(slot);
+        self.0.delivered.cancel();
+        Ok(())
+    }
+
+    /// Resolves once the holder delivered through [`Self::answer`] or [`Self::reject`].
+    pub(crate) async fn delivered(&self) {
+        self.0.delivered.cancelled().await
+    }
+
+    /// What the holder delivered.
+    pub(crate) fn delivery(&self) -> Result<Answer, UserQuestionError> {
+        self.0.delivery.lock().unwrap().clone().expect("an ask is delivered before its delivery is read")
+    }
+
+    /// Names who gives the outcome more finely than the answerer's registered name
+    /// (a remembered answer names its rule: `rule:3`). Called before returning it.
+    pub fn note_answered_by(&self, name: &str) {
+        *self.0.answered_by.lock().unwrap() = Some(name.into());
+    }
+
+    /// Who gave the outcome: set by the waterfall to the registered name of the
+    /// answerer the outcome came from, unless that answerer named itself.
+    pub fn answered_by(&self) -> Option<Arc<str>> {
+        self.0.answered_by.lock().unwrap().clone()
+    }
+
+    pub(crate) fn answered_by_default(&self, name: &Arc<str>) {
+        self.0.answered_by.lock().unwrap().get_or_insert_with(|| name.clone());
+    }
+
+    /// Why the ask was withdrawn, once it was.
+    pub fn withdrawal(&self) -> Option<UserQuestionError> {
+        self.0.withdrawal.lock().unwrap().clone()
     }
 
     /// Resolves when the asker cancelled, left, or the service is stopping: whoever
@@ -110,7 +165,8 @@ impl Ask {
         self.0.pending.hold(self.0.seq, None);
     }
 
-    pub(crate) fn withdraw(&self) {
+    pub(crate) fn withdraw(&self, reason: UserQuestionError) {
+        self.0.withdrawal.lock().unwrap().get_or_insert(reason);
         self.0.withdrawn.cancel();
     }
 

@@ -11,7 +11,6 @@ mod waterfall;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use futures::FutureExt;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -20,7 +19,7 @@ pub use pending::{Ending, PendingAsk, PendingEvent};
 pub use scope::Scope;
 pub use waterfall::{Answerer, Next, Registration};
 
-use crate::model::{AgentRef, Answer, AskRequest, ErrorCode, Question, Request, UserQuestionError};
+use crate::model::{AgentRef, Answer, AskRequest, Question, Request, UserQuestionError};
 use pending::Pending;
 use registry::Registry;
 use waterfall::Waterfall;
@@ -107,11 +106,30 @@ impl UserQuestions {
 
     /// The synchronous half of [`Self::ask`]: runs the checks and posts the ask to the
     /// pending set, so asks are ordered as they were received; the waterfall starts
-    /// when [`Posted::outcome`] is awaited.
+    /// when [`Posted::outcome`] is awaited. A request of the wrong shape is refused
+    /// here; one refused by a later check comes out of [`Posted::outcome`], after the
+    /// answerers have heard of it (a recorder writes it down).
     pub fn post(&self, request: AskRequest, cancel: CancellationToken) -> Result<Posted, UserQuestionError> {
         // The checks of docs/protocol.md ("Asking"), numbered as there.
         // 1. shape (the parser has checked the types; the rules no type carries):
         request.check_shape()?;
+        let refused = |error: UserQuestionError, request: &AskRequest| {
+            let agent = request.agent.as_ref().map(|a| self.0.registry.describe(a));
+            let request = Request { questions: request.questions.clone(), agent, context: request.context.clone() };
+            Ok(Posted { service: self.clone(), state: State::Refused { request, error } })
+        };
+        match self.check(&request, &cancel) {
+            Ok(admitted) => Ok(self.admit(request, admitted, cancel)),
+            Err(error) => refused(error, &request),
+        }
+    }
+
+    /// Checks 2 to 6, and whether the service is stopping; the admitted agent.
+    fn check(
+        &self,
+        request: &AskRequest,
+        cancel: &CancellationToken,
+    ) -> Result<Option<registry::Admitted>, UserQuestionError> {
         // 2. cancelled already:
         if cancel.is_cancelled() {
             return Err(UserQuestionError::aborted());
@@ -128,6 +146,10 @@ impl UserQuestions {
         if self.is_stopping() {
             return Err(UserQuestionError::shutting_down());
         }
+        Ok(admitted)
+    }
+
+    fn admit(&self, request: AskRequest, admitted: Option<registry::Admitted>, cancel: CancellationToken) -> Posted {
         let (agent, agent_gone) = match admitted {
             Some(a) => (Some(a.info), a.gone),
             None => (None, CancellationToken::new()),
@@ -135,75 +157,83 @@ impl UserQuestions {
         let seq = self.0.asks.fetch_add(1, Ordering::Relaxed) + 1;
         let request = Request { questions: request.questions, agent, context: request.context };
         let ask = Ask::post(seq, request, self.0.pending.clone());
-        Ok(Posted { service: self.clone(), ask, cancel, agent_gone })
+        Posted { service: self.clone(), state: State::Asked { ask, cancel, agent_gone } }
     }
 
     async fn run(&self, ask: &Ask, cancel: &CancellationToken, agent_gone: &CancellationToken) {
         let tried = Mutex::new(Vec::new());
         let mut dispatch = self.0.waterfall.dispatch(ask, &tried);
-        // Biased: an outcome already settled wins; then a stop, so that answerers
-        // going away as the server stops never turn it into NO_PROVIDER.
-        tokio::select! {
+        // Biased: a stop first, so that answerers going away as the server stops never
+        // turn it into NO_PROVIDER; an outcome already on its way back still wins.
+        let reason = tokio::select! {
             biased;
-            () = ask.ended() => {}
-            () = self.0.stopping.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::shutting_down()),
+            () = self.0.stopping.cancelled() => UserQuestionError::shutting_down(),
             outcome = &mut dispatch => {
-                ask.settle(outcome.and_then(|a| a.fit(&ask.request().questions)));
+                ask.settle(outcome);
+                return;
             }
-            () = cancel.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::aborted()),
-            () = agent_gone.cancelled() => withdraw(ask, &mut dispatch, UserQuestionError::aborted()),
-        }
+            () = cancel.cancelled() => UserQuestionError::aborted(),
+            () = agent_gone.cancelled() => UserQuestionError::aborted(),
+        };
+        // The holder is told; the ending comes back up the waterfall, through every
+        // answerer that handed the ask on, before the asker hears it.
+        ask.withdraw(reason.clone());
+        let outcome = tokio::time::timeout(UNWIND, &mut dispatch).await.unwrap_or(Err(reason));
+        ask.settle(waterfall::after_withdrawal(ask, outcome));
     }
 }
 
-/// An ask that passed its checks and waits in the pending set.
+/// An ask that passed its checks and waits in the pending set, or a request a later
+/// check refused, whose error the answerers hear of before the asker.
 pub struct Posted {
     service: UserQuestions,
-    ask: Ask,
-    cancel: CancellationToken,
-    agent_gone: CancellationToken,
+    state: State,
+}
+
+enum State {
+    Asked { ask: Ask, cancel: CancellationToken, agent_gone: CancellationToken },
+    Refused { request: Request, error: UserQuestionError },
 }
 
 impl Posted {
-    pub fn id(&self) -> &str {
-        self.ask.id()
+    /// The ask's id; `None` for a refused request.
+    pub fn id(&self) -> Option<&str> {
+        match &self.state {
+            State::Asked { ask, .. } => Some(ask.id()),
+            State::Refused { .. } => None,
+        }
     }
 
     /// Runs the waterfall and waits for the first outcome.
     pub async fn outcome(self) -> Result<Answer, UserQuestionError> {
-        self.service.run(&self.ask, &self.cancel, &self.agent_gone).await;
-        self.ask.take_outcome()
+        match &self.state {
+            State::Asked { ask, cancel, agent_gone } => {
+                self.service.run(ask, cancel, agent_gone).await;
+                ask.take_outcome()
+            }
+            State::Refused { request, error } => {
+                self.service.0.waterfall.refused(request, error).await;
+                Err(error.clone())
+            }
+        }
     }
 }
 
 impl Drop for Posted {
     /// A posted ask nobody waits for any more is withdrawn, never left pending.
     fn drop(&mut self) {
-        if self.ask.ending().is_none() {
-            self.ask.withdraw();
-            self.ask.settle(Err(UserQuestionError::aborted()));
+        if let State::Asked { ask, .. } = &self.state {
+            if ask.ending().is_none() {
+                ask.withdraw(UserQuestionError::aborted());
+                ask.settle(Err(UserQuestionError::aborted()));
+            }
         }
     }
 }
 
-/// Tells the holder the ask is withdrawn and gives it one chance to end the ask with
-/// its own domain error (which wins over `ASK_ABORTED`), then ends it with `error`.
-fn withdraw(
-    ask: &Ask,
-    dispatch: &mut futures::future::BoxFuture<'_, Result<Answer, UserQuestionError>>,
-    error: UserQuestionError,
-) {
-    ask.withdraw();
-    if let Some(Err(own)) = dispatch.now_or_never() {
-        // Only an answerer's own error wins; the waterfall's errors (an answerer that
-        // passed as the ask was withdrawn leaves NO_PROVIDER behind) do not.
-        let waterfall_error = [ErrorCode::AskAborted, ErrorCode::NoProvider, ErrorCode::ShuttingDown];
-        if !waterfall_error.iter().any(|c| own.is(*c)) {
-            ask.settle(Err(own));
-        }
-    }
-    ask.settle(Err(error));
-}
+/// How long a withdrawn ask's ending may take to come back up the waterfall (an
+/// answerer above the holder writing it down) before the asker hears it anyway.
+const UNWIND: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Check 6: an intent must name one of its own options and come with the detail it
 /// reviews. Within one question the label check comes first.

@@ -104,6 +104,16 @@ impl Registry {
         Ok(Admitted { info, gone: live.gone.clone() })
     }
 
+    /// What answerers may know of an agent a request names, live or not: the live
+    /// runtime's depth and client when the reference is exact, else only its id.
+    pub fn describe(&self, agent: &AgentRef) -> AgentInfo {
+        let agents = self.agents.lock().unwrap();
+        match agents.get(&agent.id).filter(|l| l.runtime == agent.runtime) {
+            Some(live) => AgentInfo { id: agent.id.clone(), delegation_depth: live.depth, client: live.client.clone() },
+            None => AgentInfo { id: agent.id.clone(), delegation_depth: 0, client: None },
+        }
+    }
+
     pub fn is_live(&self, agent: &AgentRef) -> bool {
         is_exact(&self.agents.lock().unwrap(), agent)
     }

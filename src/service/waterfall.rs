@@ -2,6 +2,9 @@
 //! registration order), each of which claims an ask or hands it to `next`. The next
 //! answerer is chosen when it is needed, so one registered mid-flight can still be
 //! offered the ask, and an answerer that goes away while holding an ask passes it on.
+//! Every ending comes back up the waterfall: what a holder delivers later, what a
+//! withdrawal leaves, each answerer that handed the ask on sees it returned from
+//! `next` before the asker receives it (a recorder above the rest writes it down).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
@@ -12,15 +15,21 @@ use tokio_util::sync::CancellationToken;
 
 use super::scope::Scope;
 use super::Ask;
-use crate::model::{AgentInfo, Answer, UserQuestionError};
+use crate::model::{AgentInfo, Answer, ErrorCode, Request, UserQuestionError};
 
 /// Something that can answer asks: a person behind a window or a terminal, a script,
 /// a rule. It returns an answer to claim the ask at once, calls `next` to pass (and
-/// may look at what came back), or holds the ask and settles it later through
-/// [`Ask::answer`] / [`Ask::reject`] while its future stays pending.
+/// sees what came back: the outcome the asker will receive), or holds the ask and
+/// settles it later through [`Ask::answer`] / [`Ask::reject`] while its future stays
+/// pending.
 #[async_trait]
 pub trait Answerer: Send + Sync + 'static {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError>;
+
+    /// A request the service refused after reading it (a later check than its shape:
+    /// `CALLER_NOT_LIVE`, `BAD_INTENT`, ...), before the asker hears `error`. Most
+    /// answerers have nothing to do with it; a recorder writes it down.
+    async fn refused(&self, _request: &Request, _error: &UserQuestionError) {}
 }
 
 /// The rest of the waterfall after the current answerer.
@@ -106,31 +115,68 @@ impl Waterfall {
         Some(entry)
     }
 
+    /// Every answerer hears of a refused request, before the asker does.
+    pub async fn refused(&self, request: &Request, error: &UserQuestionError) {
+        let entries: Vec<Arc<Entry>> = self.entries.read().unwrap().clone();
+        for entry in entries {
+            entry.answerer.refused(request, error).await;
+        }
+    }
+
     pub fn dispatch<'a>(
         &'a self,
         ask: &'a Ask,
         tried: &'a Mutex<Vec<u64>>,
     ) -> BoxFuture<'a, Result<Answer, UserQuestionError>> {
         Box::pin(async move {
+            if let Some(reason) = ask.withdrawal() {
+                return Err(reason);
+            }
             let Some(entry) = self.pick(ask.request().agent.as_ref(), tried) else {
                 return Err(UserQuestionError::no_provider());
             };
             ask.offer_to(&entry.name);
             let delegated = AtomicBool::new(false);
             let next = Next { waterfall: self, ask, tried, delegated: &delegated };
-            // An answerer that goes away while it holds the ask passes it on; once it
-            // has handed the ask on itself, its going away changes nothing.
-            let gone_while_holding = async {
-                entry.gone.cancelled().await;
-                if delegated.load(Ordering::Relaxed) {
-                    std::future::pending::<()>().await;
-                }
-            };
-            tokio::select! {
+            // While the answerer holds the ask (it has not handed it on): what it
+            // delivers later is its outcome; its going away passes the ask on; a
+            // withdrawal ends it, after the answerer's own future had the first look
+            // (its own error wins). Once it has handed the ask on, the rest of the
+            // waterfall deals with all three and the outcome comes back through `next`.
+            let outcome = tokio::select! {
                 biased;
-                outcome = entry.answerer.answer(ask, next) => outcome,
-                () = gone_while_holding => self.dispatch(ask, tried).await,
+                outcome = entry.answerer.answer(ask, next) => outcome.and_then(|a| a.fit(&ask.request().questions)),
+                () = while_holding(ask.delivered(), &delegated) => ask.delivery(),
+                () = while_holding(entry.gone.cancelled(), &delegated) => return self.dispatch(ask, tried).await,
+                () = while_holding(ask.withdrawn(), &delegated) => Err(ask.withdrawal().expect("withdrawn with a reason")),
+            };
+            if !delegated.load(Ordering::Relaxed) {
+                ask.answered_by_default(&entry.name);
             }
+            after_withdrawal(ask, outcome)
         })
+    }
+}
+
+/// Resolves on `event` while the answerer still holds the ask; never once it has
+/// handed the ask on.
+async fn while_holding(event: impl std::future::Future<Output = ()>, delegated: &AtomicBool) {
+    event.await;
+    if delegated.load(Ordering::Relaxed) {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Once an ask is withdrawn, what the waterfall itself leaves behind (an answerer that
+/// passed as the ask was taken back leaves `NO_PROVIDER`) gives way to the reason it
+/// was withdrawn; an answer that came first, or an answerer's own error, stands.
+pub(crate) fn after_withdrawal(
+    ask: &Ask,
+    outcome: Result<Answer, UserQuestionError>,
+) -> Result<Answer, UserQuestionError> {
+    let waterfall = [ErrorCode::AskAborted, ErrorCode::NoProvider, ErrorCode::ShuttingDown];
+    match (outcome, ask.withdrawal()) {
+        (Err(e), Some(reason)) if waterfall.iter().any(|c| e.is(*c)) => Err(reason),
+        (outcome, _) => outcome,
     }
 }
