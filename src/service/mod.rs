@@ -116,7 +116,7 @@ impl UserQuestions {
         let refused = |error: UserQuestionError, request: &AskRequest| {
             let agent = request.agent.as_ref().map(|a| self.0.registry.describe(a));
             let request = Request { questions: request.questions.clone(), agent, context: request.context.clone() };
-            Ok(Posted { service: self.clone(), state: State::Refused { request, error } })
+            Ok(Posted { service: self.clone(), state: State::Refused { request: Box::new(request), error } })
         };
         match self.check(&request, &cancel) {
             Ok(admitted) => Ok(self.admit(request, admitted, cancel)),
@@ -192,7 +192,7 @@ pub struct Posted {
 
 enum State {
     Asked { ask: Ask, cancel: CancellationToken, agent_gone: CancellationToken },
-    Refused { request: Request, error: UserQuestionError },
+    Refused { request: Box<Request>, error: UserQuestionError },
 }
 
 impl Posted {
