@@ -77,7 +77,7 @@ def notified(text):
 def main():
     sock_dir = tempfile.mkdtemp()
     sock = Path(sock_dir) / "userq.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn")
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(sock.parent / "data"), RUST_LOG="warn")
     print(f"app binary: {BINARY}")
 
     tray = subprocess.Popen([BINARY, "--background"], env=env, stderr=subprocess.DEVNULL)

@@ -75,7 +75,7 @@ def summary(name, xs, ref=None):
 def main():
     sock_dir = tempfile.mkdtemp()
     sock = Path(sock_dir) / "userq.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn")
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(sock.parent / "data"), RUST_LOG="warn")
     print(f"app: {BINARY}\nhook: {HOOK_BIN}")
     port, native = free_port(), free_port()
     driver_proc = subprocess.Popen([DRIVER, "--port", str(port), "--native-port", str(native),

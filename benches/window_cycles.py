@@ -62,7 +62,7 @@ def close(pid):
 
 def main():
     sock = Path(tempfile.mkdtemp()) / "userq.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="0")
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(sock.parent / "data"), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="0")
     app = subprocess.Popen([BINARY], env=env, stderr=subprocess.DEVNULL)
     wait_for(window, "the first window")
     time.sleep(1)

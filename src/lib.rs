@@ -10,6 +10,7 @@
 
 pub mod agents;
 pub mod channel;
+pub mod history;
 pub mod mcp;
 pub mod model;
 pub mod service;

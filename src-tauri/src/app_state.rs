@@ -19,6 +19,8 @@ pub struct AppState {
     pub inbox: Arc<Inbox>,
     pub socket: PathBuf,
     do_not_disturb: AtomicBool,
+    /// The history the service keeps, and what is wrong with it, if anything.
+    pub history: Option<user_questions::history::Installed>,
     text: RwLock<Text>,
     settings: Option<PathBuf>,
     focus: Mutex<Option<String>>,
@@ -31,13 +33,14 @@ pub struct AppState {
 
 impl AppState {
     /// Binds the socket and starts the service with the window's answerer.
-    pub fn start(socket: PathBuf, settings: Option<PathBuf>) -> Result<Self, server::BindError> {
+    pub fn start(socket: PathBuf, settings: Option<PathBuf>, data: Option<PathBuf>) -> Result<Self, server::BindError> {
         let listener = {
             // tokio's listener must be made inside the runtime.
             let _guard = tauri::async_runtime::handle().inner().enter();
             server::bind(&socket)?
         };
         let service = UserQuestions::new();
+        let history = user_questions::history::install_in(&service, data);
         let inbox = Inbox::new();
         service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
@@ -50,6 +53,7 @@ impl AppState {
             inbox,
             socket,
             do_not_disturb: AtomicBool::new(false),
+            history,
             text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
             settings,
             focus: Mutex::new(None),

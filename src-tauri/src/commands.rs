@@ -17,6 +17,8 @@ pub struct Status {
     pub socket: String,
     /// The question a notification click asked to show, once.
     pub focus: Option<String>,
+    /// Why the history is not kept (a file that cannot be opened or written).
+    pub history_problem: Option<String>,
 }
 
 #[tauri::command]
@@ -81,6 +83,7 @@ pub fn status(state: State<'_, AppState>) -> Status {
         do_not_disturb: state.do_not_disturb(),
         socket: state.socket.display().to_string(),
         focus: state.take_focus(),
+        history_problem: state.history.as_ref().and_then(|h| h.problem.clone()),
     }
 }
 

@@ -43,7 +43,12 @@ pub fn run() {
     let background = std::env::args().any(|a| a == "--background");
     let builder = tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| window::open(app, None)));
-    let start = Start { background, tray: true, settings: user_questions_window::settings::path() };
+    let start = Start {
+        background,
+        tray: true,
+        settings: user_questions_window::settings::path(),
+        data: user_questions::history::default_dir(),
+    };
     let app = match app(builder, socket_path(), start).build(tauri::generate_context!()) {
         Ok(app) => app,
         Err(e) => {
@@ -71,6 +76,8 @@ pub struct Start {
     pub tray: bool,
     /// Where the person's choices (the language) are kept; `None` keeps nothing.
     pub settings: Option<PathBuf>,
+    /// The folder of the history; `None` keeps none.
+    pub data: Option<PathBuf>,
 }
 
 /// The whole app on any runtime (the real one, or Tauri's mock in tests): its plugins,
@@ -94,7 +101,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::set_language,
         ])
         .setup(move |app| {
-            let state = match AppState::start(socket.clone(), start.settings.clone()) {
+            let state = match AppState::start(socket.clone(), start.settings.clone(), start.data.clone()) {
                 Ok(d) => d,
                 Err(e @ BindError::AlreadyRunning(_)) => {
                     eprintln!("user-questions: {e}; stop it (userq serve) to let the app host the questions");

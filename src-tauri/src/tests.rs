@@ -37,7 +37,8 @@ pub(crate) fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args
 /// starts: one iteration of the mock's loop).
 pub(crate) fn mock_app(socket: std::path::PathBuf) -> tauri::App<MockRuntime> {
     let settings = socket.parent().map(|run| run.with_file_name("settings.json"));
-    let start = crate::Start { background: true, tray: false, settings };
+    let data = socket.parent().map(|run| run.with_file_name("data"));
+    let start = crate::Start { background: true, tray: false, settings, data };
     let mut app = crate::app(mock_builder(), socket, start).build(tauri::generate_context!()).unwrap();
     #[allow(deprecated)]
     app.run_iteration(|_, _| {});

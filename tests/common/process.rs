@@ -13,7 +13,9 @@ use super::Peer;
 pub fn userq(socket: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_userq"));
     // English, whatever the machine's locale; a test of another language sets its own.
+    // Its history beside its socket, never the machine's.
     c.env("USERQ_SOCKET", socket).env("USERQ_LANG", "en").env_remove("RUST_LOG").kill_on_drop(true);
+    c.env("USERQ_DATA_DIR", socket.parent().unwrap_or(socket).join("data"));
     c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
     c
 }

@@ -33,7 +33,7 @@ def app(sock, tmp_path, request):
     next); `@pytest.mark.env(LANG=...)` starts it in another locale."""
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "USERQ_LANG")}
     env.update(USERQ_SOCKET=str(sock), USERQ_WINDOW_IDLE_SECS="600", RUST_LOG="warn", LANG="C.UTF-8",
-               XDG_CONFIG_HOME=str(tmp_path / "config"))
+               XDG_CONFIG_HOME=str(tmp_path / "config"), USERQ_DATA_DIR=str(tmp_path / "data"))
     marker = request.node.get_closest_marker("env")
     if marker:
         env.update(marker.kwargs)

@@ -19,7 +19,7 @@ USERQ = Path(os.environ.get("USERQ_BIN", ROOT / "target" / "debug" / "userq"))
 @pytest.fixture
 def sock(tmp_path):
     path = tmp_path / "userq.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(path))
+    env = dict(os.environ, USERQ_SOCKET=str(path), USERQ_DATA_DIR=str(tmp_path / "data"))
     server = subprocess.Popen([USERQ, "serve"], env=env, stderr=subprocess.DEVNULL)
     for _ in range(300):
         if listening(path):

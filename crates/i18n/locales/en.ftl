@@ -183,3 +183,30 @@ hook-no-plan = (Claude Code sent no plan text.)
 hook-plan-file = Plan file:
 label-plan-question = Approve this plan?
 label-plan-header = Plan review
+
+## userq history and userq rules
+
+history-no-folder = userq history: no folder for the history (set USERQ_DATA_DIR or HOME)
+history-cannot-open = userq: cannot use the history { $path }: { $error }
+history-cleared = { $count ->
+        [one] Deleted 1 ask from the history.
+       *[other] Deleted { $count } asks from the history.
+    }
+history-empty = The history is empty.
+history-pending = pending
+history-skipped = (skipped)
+history-col-asked = asked
+history-col-waited = waited
+history-col-agent = agent
+history-col-question = question
+history-col-outcome = answer or end
+history-col-by = answered by
+rules-empty-question = userq rules: --question must not be empty
+rules-empty-answer = userq rules: --answer must name an option label
+rules-none = No remembered answers.
+rules-every-client = every client
+rules-uses = { $count ->
+        [one] used once
+       *[other] used { $count } times
+    }
+rules-no-such = userq rules: there is no rule { $id }

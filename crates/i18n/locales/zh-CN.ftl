@@ -170,3 +170,24 @@ hook-no-plan = （Claude Code 没有发送计划文本。）
 hook-plan-file = 计划文件：
 label-plan-question = 批准这个计划吗？
 label-plan-header = 计划审阅
+
+## userq history 与 userq rules
+
+history-no-folder = userq history：没有存放历史的文件夹（请设置 USERQ_DATA_DIR 或 HOME）
+history-cannot-open = userq：无法使用历史记录 { $path }：{ $error }
+history-cleared = 已从历史中删除 { $count } 条提问。
+history-empty = 历史记录为空。
+history-pending = 待回答
+history-skipped = （已跳过）
+history-col-asked = 提问时间
+history-col-waited = 等待
+history-col-agent = 智能体
+history-col-question = 问题
+history-col-outcome = 回答或结果
+history-col-by = 回答者
+rules-empty-question = userq rules：--question 不能为空
+rules-empty-answer = userq rules：--answer 必须是某个选项的标签
+rules-none = 没有记住的回答。
+rules-every-client = 所有客户端
+rules-uses = 已使用 { $count } 次
+rules-no-such = userq rules：没有编号为 { $id } 的规则

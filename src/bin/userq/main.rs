@@ -4,6 +4,7 @@
 
 mod answer;
 mod ask;
+mod history;
 mod hook;
 mod serve;
 mod setup;
@@ -78,6 +79,13 @@ decision (no server, dismissed, or an event this hook leaves alone); 1 the input
     },
     /// Register the hooks (and the MCP server) in an agent's settings.
     Setup(setup::SetupArgs),
+    /// What was asked and how it ended, from the history file (no server needed).
+    History(history::HistoryArgs),
+    /// Remembered answers: questions answered at once, as you decided before.
+    Rules {
+        #[command(subcommand)]
+        command: history::RulesCommand,
+    },
 }
 
 /// An agent named on the command line: `claude-code`, `codex`, `gemini`.
@@ -114,6 +122,8 @@ fn main() -> ExitCode {
             Command::Pending { json } => pending(socket, json).await,
             Command::Hook { agent } => hook::run(socket, agent).await,
             Command::Setup(args) => setup::run(args),
+            Command::History(args) => history::run(args),
+            Command::Rules { command } => history::rules(command),
             Command::Mcp { agent_id } => {
                 let server = user_questions::mcp::McpServer::new(socket, agent_id);
                 match user_questions::mcp::serve_stdio(server).await {

@@ -26,7 +26,13 @@ pub async fn run(socket: PathBuf) -> ExitCode {
         }
         tracing::info!("stopping: pending asks end with SHUTTING_DOWN");
     };
-    server::run(listener, UserQuestions::new(), stop).await;
+    let service = UserQuestions::new();
+    if let Some(history) = user_questions::history::install_default(&service) {
+        if history.problem.is_none() {
+            tracing::info!("history in {}", history.path.display());
+        }
+    }
+    server::run(listener, service, stop).await;
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
 }

@@ -1,0 +1,283 @@
+//! `userq history` and `userq rules`: read and keep the history file directly, so they
+//! work with no server running. `history` lists what was asked and how it ended
+//! (a table, `--json` lines, `--format csv|markdown`), finds (`--search`, `--agent`,
+//! `--since`, `--limit`) and clears (`--clear [--before DATE]`); `rules` adds, lists
+//! and removes remembered answers, which a running server applies from its next ask.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::SystemTime;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::Value;
+use user_questions::history::{self, store};
+
+use crate::tr;
+
+#[derive(Args)]
+pub struct HistoryArgs {
+    /// Only asks whose question, header, detail or answer contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    search: Option<String>,
+    /// Only asks of this agent id.
+    #[arg(long, value_name = "ID")]
+    agent: Option<String>,
+    /// Only asks of the last while: 2h, 30m, 7days.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    since: Option<std::time::Duration>,
+    /// At most N asks (newest first).
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+    /// One JSON object per line, newest first.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Export as CSV or a Markdown table.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Delete the history (with --before, only what was asked before DATE).
+    #[arg(long)]
+    clear: bool,
+    /// With --clear: a date (2026-11-30) or time (2026-11-30T12:00:00Z).
+    #[arg(long, requires = "clear", value_name = "DATE", value_parser = parse_date)]
+    before: Option<SystemTime>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Csv,
+    Markdown,
+}
+
+#[derive(Subcommand)]
+pub enum RulesCommand {
+    /// Remember an answer: the question's exact text and the option label to give.
+    Add {
+        #[arg(long, value_name = "TEXT")]
+        question: String,
+        #[arg(long, value_name = "LABEL")]
+        answer: String,
+        /// Only for asks from this client (its `initialize` name); every client when absent.
+        #[arg(long, value_name = "NAME")]
+        client: Option<String>,
+    },
+    /// List the remembered answers.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Forget a remembered answer.
+    Rm { id: i64 },
+}
+
+fn parse_date(s: &str) -> Result<SystemTime, String> {
+    let full = if s.len() == 10 { format!("{s}T00:00:00Z") } else { s.to_owned() };
+    humantime::parse_rfc3339_weak(&full)
+        .map_err(|e| format!("{e}: give a date like 2026-11-30 or 2026-11-30T12:00:00Z"))
+}
+
+fn file() -> Result<PathBuf, ExitCode> {
+    match history::data_dir() {
+        Some(dir) => Ok(dir.join(history::FILE)),
+        None => Err(crate::fail(1, &tr().tr("history-no-folder"))),
+    }
+}
+
+fn failed(path: &std::path::Path, e: &dyn std::fmt::Display) -> ExitCode {
+    crate::fail(
+        1,
+        &tr().tr_args(
+            "history-cannot-open",
+            &[("path", (&path.display().to_string()).into()), ("error", (&e.to_string()).into())],
+        ),
+    )
+}
+
+pub fn run(args: HistoryArgs) -> ExitCode {
+    let path = match file() {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if args.clear {
+        let conn = match store::open_for_writing(&path) {
+            Ok(c) => c,
+            Err(e) => return failed(&path, &e),
+        };
+        return match store::clear(&conn, args.before) {
+            Ok(n) => {
+                println!("{}", tr().tr_args("history-cleared", &[("count", n.into())]));
+                ExitCode::SUCCESS
+            }
+            Err(e) => failed(&path, &e),
+        };
+    }
+    if !path.exists() {
+        if !args.json && args.format.is_none() {
+            println!("{}", tr().tr("history-empty"));
+        }
+        return ExitCode::SUCCESS;
+    }
+    let conn = match store::open_for_reading(&path) {
+        Ok(c) => c,
+        Err(e) => return failed(&path, &e),
+    };
+    let query = store::Query {
+        search: args.search,
+        agent: args.agent,
+        since: args.since.map(|d| SystemTime::now() - d),
+        limit: args.limit,
+        before_ask: None,
+    };
+    let entries = match store::list(&conn, &query) {
+        Ok(e) => e,
+        Err(e) => return failed(&path, &e),
+    };
+    if args.json {
+        for e in &entries {
+            println!("{}", serde_json::to_string(e).expect("entries serialise"));
+        }
+        return ExitCode::SUCCESS;
+    }
+    let rows: Vec<[String; 6]> = entries.iter().map(row).collect();
+    let head = [
+        "history-col-asked",
+        "history-col-waited",
+        "history-col-agent",
+        "history-col-question",
+        "history-col-outcome",
+        "history-col-by",
+    ]
+    .map(|id| tr().tr(id));
+    match args.format {
+        Some(Format::Csv) => {
+            let mut out = csv_line(&head);
+            for r in &rows {
+                out.push_str(&csv_line(r));
+            }
+            print!("{out}");
+        }
+        Some(Format::Markdown) => {
+            let cell = |s: &String| s.replace('|', "\\|").replace('\n', " ");
+            println!("| {} |", head.iter().map(cell).collect::<Vec<_>>().join(" | "));
+            println!("|{}", "---|".repeat(head.len()));
+            for r in &rows {
+                println!("| {} |", r.iter().map(cell).collect::<Vec<_>>().join(" | "));
+            }
+        }
+        None if rows.is_empty() => println!("{}", tr().tr("history-empty")),
+        None => {
+            println!("{}", head.join("\t"));
+            for r in &rows {
+                println!("{}", r.iter().map(|c| c.replace(['\n', '\t'], " ")).collect::<Vec<_>>().join("\t"));
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn csv_line(cells: &[String]) -> String {
+    let quoted: Vec<String> = cells.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect();
+    format!("{}\n", quoted.join(","))
+}
+
+/// One ask as a table row: asked, waited, agent, question, outcome, by.
+fn row(e: &store::Entry) -> [String; 6] {
+    let waited = match (&e.ended_at, humantime::parse_rfc3339(&e.asked_at)) {
+        (Some(end), Ok(start)) => humantime::parse_rfc3339(end)
+            .ok()
+            .and_then(|end| end.duration_since(start).ok())
+            .map(|d| humantime::format_duration(std::time::Duration::from_millis(d.as_millis() as u64)).to_string())
+            .unwrap_or_default(),
+        _ => tr().tr("history-pending"),
+    };
+    let agent = e.agent.as_ref().and_then(|a| a["id"].as_str()).unwrap_or("-").to_owned();
+    let questions: Vec<&str> =
+        e.request["questions"].as_array().into_iter().flatten().filter_map(|q| q["question"].as_str()).collect();
+    let outcome = match &e.outcome {
+        None => tr().tr("history-pending"),
+        Some(o) if o.get("answer").is_some() => answer_words(&o["answer"]),
+        Some(o) => o["error"]["code"].as_str().unwrap_or("?").to_owned(),
+    };
+    [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, e.answered_by.clone().unwrap_or_default()]
+}
+
+fn answer_words(answer: &Value) -> String {
+    let items = answer["answers"].as_array().into_iter().flatten();
+    let words: Vec<String> = items
+        .map(|a| {
+            let mut parts: Vec<String> =
+                a["selected"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).map(str::to_owned).collect();
+            parts.extend(a["custom"].as_str().map(|c| format!("“{c}”")));
+            if parts.is_empty() {
+                tr().tr("history-skipped")
+            } else {
+                parts.join(", ")
+            }
+        })
+        .collect();
+    words.join(" | ")
+}
+
+pub fn rules(command: RulesCommand) -> ExitCode {
+    let path = match file() {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if let Some(dir) = path.parent() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return failed(&path, &e);
+        }
+    }
+    let conn = match store::open_for_writing(&path) {
+        Ok(c) => c,
+        Err(e) => return failed(&path, &e),
+    };
+    match command {
+        RulesCommand::Add { question, answer, client } => {
+            if question.trim().is_empty() {
+                return crate::fail(2, &tr().tr("rules-empty-question"));
+            }
+            if answer.trim().is_empty() {
+                return crate::fail(2, &tr().tr("rules-empty-answer"));
+            }
+            let client = client.filter(|c| !c.is_empty());
+            match store::add_rule(&conn, &question, &answer, client.as_deref(), None) {
+                Ok(id) => {
+                    println!("{id}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => failed(&path, &e),
+            }
+        }
+        RulesCommand::List { json } => match store::rules(&conn) {
+            Ok(rules) if json => {
+                for r in rules {
+                    println!("{}", serde_json::to_string(&r).expect("rules serialise"));
+                }
+                ExitCode::SUCCESS
+            }
+            Ok(rules) if rules.is_empty() => {
+                println!("{}", tr().tr("rules-none"));
+                ExitCode::SUCCESS
+            }
+            Ok(rules) => {
+                for r in rules {
+                    let client = r.client.clone().unwrap_or_else(|| tr().tr("rules-every-client"));
+                    println!(
+                        "{}\t{}\t→ {}\t{client}\t{}",
+                        r.id,
+                        r.question,
+                        r.answer,
+                        tr().tr_args("rules-uses", &[("count", (r.uses as u64).into())])
+                    );
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => failed(&path, &e),
+        },
+        RulesCommand::Rm { id } => match store::remove_rule(&conn, id) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => crate::fail(1, &tr().tr_args("rules-no-such", &[("id", (&id.to_string()).into())])),
+            Err(e) => failed(&path, &e),
+        },
+    }
+}

@@ -1,0 +1,138 @@
+//! The history: every ask that reached the service with a valid shape, through any
+//! door, with how it ended and who gave the answer; and remembered answers. Both are
+//! waterfall participants over one SQLite file (the service's core knows nothing of
+//! it): the [`recorder::Recorder`] first, the [`rules::Rules`] next, then everyone
+//! else. A history that cannot be opened or written never stops a question: a corrupt
+//! file is moved aside, a locked or unwritable one is skipped, each with one line on
+//! stderr, and questions go on.
+
+pub mod recorder;
+pub mod rules;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::{Scope, UserQuestions};
+
+/// The file's name in the data folder.
+pub const FILE: &str = "history.sqlite3";
+
+/// Where the history lives: `$USERQ_DATA_DIR`, else `$XDG_DATA_HOME/user-questions`,
+/// else `~/.local/share/user-questions`.
+pub fn data_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("USERQ_DATA_DIR")
+        .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("user-questions")))
+        .or_else(|| var("HOME").map(|h| h.join(".local/share/user-questions")))
+}
+
+/// How much history is kept: asks younger than `days`, and at most `max` of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Retention {
+    pub days: u64,
+    pub max: u64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Self { days: 90, max: 100_000 }
+    }
+}
+
+impl Retention {
+    /// `USERQ_HISTORY_DAYS` and `USERQ_HISTORY_MAX` where set, else 90 days and 100,000 asks.
+    pub fn from_env() -> Self {
+        let var = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+        let d = Self::default();
+        Self { days: var("USERQ_HISTORY_DAYS").unwrap_or(d.days), max: var("USERQ_HISTORY_MAX").unwrap_or(d.max) }
+    }
+}
+
+/// The history a service was given: where it is, and what is wrong with it if it
+/// could not be used (shown in the window).
+#[derive(Debug, Clone)]
+pub struct Installed {
+    pub path: PathBuf,
+    pub problem: Option<String>,
+}
+
+/// The history this process keeps, unless `USERQ_HISTORY=off`: in [`data_dir`], with
+/// the retention of the environment. `None` when there is no history to keep.
+pub fn install_default(service: &UserQuestions) -> Option<Installed> {
+    install_in(service, default_dir())
+}
+
+/// The folder this process keeps its history in: [`data_dir`], or none with
+/// `USERQ_HISTORY=off`.
+pub fn default_dir() -> Option<PathBuf> {
+    if std::env::var("USERQ_HISTORY").is_ok_and(|v| v == "off") {
+        return None;
+    }
+    let dir = data_dir();
+    if dir.is_none() {
+        eprintln!(
+            "user-questions: history: no folder for it (set USERQ_DATA_DIR or HOME); questions go on without history"
+        );
+    }
+    dir
+}
+
+/// The history in `dir` (none for `None`), with the retention of the environment.
+pub fn install_in(service: &UserQuestions, dir: Option<PathBuf>) -> Option<Installed> {
+    Some(install(service, &dir?, Retention::from_env()))
+}
+
+/// Opens the history in `dir` and puts the recorder and the rules at the top of the
+/// service's waterfall. With no usable history the service runs without one.
+pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Installed {
+    let path = dir.join(FILE);
+    let problem = |what: String| {
+        let line = format!("history: {}: {what}; questions go on without history", path.display());
+        eprintln!("user-questions: {line}");
+        Installed { path: path.clone(), problem: Some(line) }
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return problem(format!("cannot make the folder: {e}"));
+    }
+    let conn = match open(&path) {
+        Ok(c) => c,
+        Err(e) => return problem(e),
+    };
+    let reader = match rusqlite::Connection::open(&path) {
+        Ok(c) => c,
+        Err(e) => return problem(e.to_string()),
+    };
+    let writer = recorder::Writer::start(conn, path.clone(), retention);
+    service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(writer.clone())));
+    service.register("rules", Scope::Any, i64::MAX - 1, Arc::new(rules::Rules::new(reader, writer)));
+    Installed { path, problem: None }
+}
+
+/// Opens the file for writing; a file that is not a database, or is corrupt, is moved
+/// aside (`history.sqlite3.corrupt-<seconds>`) and a new one begun.
+fn open(path: &Path) -> Result<rusqlite::Connection, String> {
+    match store::open_for_writing(path) {
+        Ok(c) => Ok(c),
+        Err(e) if is_corrupt(&e) => {
+            let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            let aside = path.with_extension(format!("sqlite3.corrupt-{}", stamp.as_secs()));
+            std::fs::rename(path, &aside).map_err(|r| format!("{e}, and it cannot be moved aside: {r}"))?;
+            for ext in ["sqlite3-wal", "sqlite3-shm"] {
+                let _ = std::fs::remove_file(path.with_extension(ext));
+            }
+            eprintln!(
+                "user-questions: history: {} was not a usable database ({e}); moved to {}",
+                path.display(),
+                aside.display()
+            );
+            store::open_for_writing(path).map_err(|e| e.to_string())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn is_corrupt(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.code == NotADatabase || f.code == DatabaseCorrupt)
+}

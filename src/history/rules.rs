@@ -1,0 +1,74 @@
+//! Remembered answers: a rule answers, at once, a question the person has already
+//! decided. It fits only a one-question ask from its client (every client when it
+//! names none) with the same question text and the same detail (a permission for
+//! another command is another question), whose options still include the remembered
+//! label; never a plan review. Anything else goes on down the waterfall untouched.
+//! Rules added or removed by any process (`userq rules`) apply from the next ask on:
+//! a counter the file bumps on each change is read before each ask.
+
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use async_trait::async_trait;
+use rusqlite::Connection;
+
+use super::recorder::{Write, Writer};
+use super::store::{self, Rule};
+use crate::model::{Answer, AnswerItem, Intent, UserQuestionError};
+use crate::{Answerer, Ask, Next};
+
+pub struct Rules {
+    conn: Mutex<Connection>,
+    cache: Mutex<(Option<i64>, Vec<Rule>)>,
+    writer: Writer,
+}
+
+impl Rules {
+    pub fn new(conn: Connection, writer: Writer) -> Self {
+        Self { conn: Mutex::new(conn), cache: Mutex::new((None, Vec::new())), writer }
+    }
+
+    /// The rules now, read again only when some process changed them.
+    fn current(&self) -> Vec<Rule> {
+        let conn = self.conn.lock().unwrap();
+        let mut cache = self.cache.lock().unwrap();
+        match store::rules_version(&conn) {
+            Ok(v) if cache.0 == Some(v) => {}
+            Ok(v) => {
+                if let Ok(rules) = store::rules(&conn) {
+                    *cache = (Some(v), rules);
+                }
+            }
+            Err(e) => tracing::warn!("history: cannot read the rules: {e}"),
+        }
+        cache.1.clone()
+    }
+}
+
+/// The rule that answers this ask, if one fits.
+pub fn fitting<'r>(ask: &Ask, rules: &'r [Rule]) -> Option<&'r Rule> {
+    let request = ask.request();
+    let [q] = request.questions.as_slice() else { return None };
+    if q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW) {
+        return None;
+    }
+    let client = request.agent.as_ref().and_then(|a| a.client.as_deref());
+    rules.iter().find(|r| {
+        r.question == q.question
+            && r.detail == q.detail
+            && r.client.as_deref().is_none_or(|c| Some(c) == client)
+            && q.has_option(&r.answer)
+    })
+}
+
+#[async_trait]
+impl Answerer for Rules {
+    async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
+        let rules = self.current();
+        let Some(rule) = fitting(ask, &rules) else { return next.run().await };
+        ask.note_answered_by(&format!("rule:{}", rule.id));
+        self.writer.send(Write::RuleUsed { id: rule.id, at: SystemTime::now() });
+        let q = &ask.request().questions[0];
+        Ok(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
+    }
+}
