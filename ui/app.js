@@ -402,8 +402,11 @@ function refresh() {
 }
 
 async function render() {
-  /** @type {ListView} */
-  const view = await invoke("list_questions");
+  apply(/** @type {ListView} */ (await invoke("list_questions")));
+}
+
+/** @param {ListView} view */
+function apply(view) {
   const list = view.asks;
   const groups = new Map(view.groups.map((g) => [g.key, groupFor(g)]));
   const live = new Set(list.map((v) => v.ask));
@@ -492,10 +495,13 @@ async function relabel() {
     }),
   );
   await loadText();
+  /** @type {ListView} */
+  const view = await invoke("list_questions");
+  // Taken apart and built again in one go: the page is never seen empty.
   for (const form of forms.values()) forget(form);
   forms.clear();
   for (const group of [...main.querySelectorAll("section.agent")]) recycle(group);
-  await refresh();
+  apply(view);
   if (ask) focusAsk(ask);
 }
 

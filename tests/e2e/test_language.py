@@ -11,7 +11,9 @@ from conftest import Agent, Tray, app_pid, form_of, notification_log, shot, wait
 
 
 def text(driver, selector):
-    return driver.find_element(By.CSS_SELECTOR, selector).text
+    """The text of the first element `selector` finds, or None while there is none."""
+    found = driver.find_elements(By.CSS_SELECTOR, selector)
+    return found[0].text if found else None
 
 
 @pytest.mark.env(LANG="zh_CN.UTF-8")

@@ -1,0 +1,61 @@
+//! What the socket and history benchmarks share: a protocol answerer that answers
+//! every offer at once, an in-process answerer that does the same, the question they
+//! answer, a runtime in a thread of its own, and percentiles.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixStream;
+use user_questions::model::UserQuestionError;
+use user_questions::{Answer, AnswerItem, Answerer, Ask, Next, Question};
+
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// A protocol answerer: replies to every offer with an answer at once.
+pub async fn answer_everything(path: std::path::PathBuf) {
+    let (r, mut w) = UnixStream::connect(&path).await.unwrap().into_split();
+    let mut lines = BufReader::new(r).lines();
+    w.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"answerers/register\",\"params\":{\"name\":\"bench\",\"scope\":\"any\"}}\n").await.unwrap();
+    let mut out = Vec::new();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let m: Value = serde_json::from_str(&line).unwrap();
+        if m["method"] == "questions/offer" {
+            let id = &m["params"]["request"]["questions"][0]["id"];
+            let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": {"answer": {"answers": [{"id": id, "selected": ["pnpm"]}]}}});
+            out.clear();
+            serde_json::to_writer(&mut out, &reply).unwrap();
+            out.push(b'\n');
+            w.write_all(&out).await.unwrap();
+        }
+    }
+}
+
+/// Answers every ask in process, at once.
+pub struct AtOnce;
+#[async_trait]
+impl Answerer for AtOnce {
+    async fn answer(&self, _ask: &Ask, _next: Next<'_>) -> Result<Answer, UserQuestionError> {
+        Ok(Answer::new(vec![AnswerItem::selected("pkg", &["pnpm"])]))
+    }
+}
+
+pub fn question() -> Question {
+    Question::new("pkg", "Which package manager?").option("npm", None).option("pnpm", None)
+}
+
+/// Runs `party` on a runtime of its own in a thread of its own, like another process.
+pub fn apart<F: std::future::Future<Output = ()> + Send + 'static>(threads: usize, party: F) {
+    std::thread::spawn(move || {
+        let rt = match threads {
+            1 => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+            n => tokio::runtime::Builder::new_multi_thread().worker_threads(n).enable_all().build(),
+        };
+        rt.unwrap().block_on(party)
+    });
+}

@@ -1,0 +1,175 @@
+//! What keeping the history costs, against the same build with history off, in one
+//! process and alternating rounds (the machine is shared and noisy): an in-process ask
+//! answered at once; a socket ask with one asker alone (median, p99); asks per second
+//! with 64 askers; then the file's bytes per recorded ask and a search over 100,000
+//! recorded asks. Medians of the rounds are printed.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use user_questions::channel::client::Client;
+use user_questions::channel::server;
+use user_questions::history::{self, store, Retention};
+use user_questions::{AskRequest, Scope, UserQuestions};
+
+mod common;
+use common::{answer_everything, apart, percentile, question, AtOnce};
+
+const ROUNDS: usize = 5;
+const ASKERS: usize = 64;
+const PER_ASKER: usize = 300;
+
+fn service(history_dir: Option<&Path>) -> UserQuestions {
+    let s = UserQuestions::new();
+    if let Some(dir) = history_dir {
+        let installed = history::install(&s, dir, Retention { days: 3650, max: 10_000_000 });
+        assert!(installed.problem.is_none());
+    }
+    s
+}
+
+struct Round {
+    in_process: Duration,
+    alone_median: Duration,
+    alone_p99: Duration,
+    per_second: f64,
+}
+
+fn round(with_history: bool) -> Round {
+    let dir = tempfile::tempdir().unwrap();
+    let data = with_history.then(|| dir.path().join("data"));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    // In process: one ask after another, answered at once.
+    let in_process = rt.block_on(async {
+        let s = service(data.as_deref().map(|d| d.join("in-process")).as_deref());
+        s.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
+        let cancel = CancellationToken::new();
+        let mut times = Vec::with_capacity(5_000);
+        for _ in 0..5_000 {
+            let t = Instant::now();
+            s.ask(AskRequest::new(vec![question()]), &cancel).await.unwrap();
+            times.push(t.elapsed());
+        }
+        times.sort();
+        percentile(&times, 0.5)
+    });
+    // Over the socket, the server on a one-thread runtime as `userq serve` runs it.
+    let path = dir.path().join("run").join("bench.sock");
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    let socket_data = data.as_deref().map(|d| d.join("socket"));
+    apart(1, {
+        let path = path.clone();
+        async move {
+            let s = service(socket_data.as_deref());
+            let listener = server::bind(&path).unwrap();
+            ready_tx.send(()).unwrap();
+            server::run(listener, s, std::future::pending()).await
+        }
+    });
+    ready.recv().unwrap();
+    apart(1, answer_everything(path.clone()));
+    rt.block_on(async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let params = json!({"questions": [question()]});
+        let (client, _) = Client::connect(&path, "alone").await.unwrap();
+        for _ in 0..500 {
+            client.call("ask", params.clone()).await.unwrap();
+        }
+        let mut alone = Vec::with_capacity(5_000);
+        for _ in 0..5_000 {
+            let t = Instant::now();
+            client.call("ask", params.clone()).await.unwrap();
+            alone.push(t.elapsed());
+        }
+        alone.sort();
+        let started = Instant::now();
+        let askers: Vec<_> = (0..ASKERS)
+            .map(|i| {
+                let (path, params) = (path.clone(), params.clone());
+                tokio::spawn(async move {
+                    let (client, _) = Client::connect(&path, &format!("asker-{i}")).await.unwrap();
+                    for _ in 0..PER_ASKER {
+                        client.call("ask", params.clone()).await.unwrap();
+                    }
+                })
+            })
+            .collect();
+        for a in askers {
+            a.await.unwrap();
+        }
+        let per_second = (ASKERS * PER_ASKER) as f64 / started.elapsed().as_secs_f64();
+        Round { in_process, alone_median: percentile(&alone, 0.5), alone_p99: percentile(&alone, 0.99), per_second }
+    })
+}
+
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn main() {
+    let mut off = Vec::new();
+    let mut on = Vec::new();
+    for _ in 0..ROUNDS {
+        off.push(round(false));
+        on.push(round(true));
+    }
+    let show = |name: &str, f: &dyn Fn(&Round) -> f64, unit: &str| {
+        let (a, b) = (median(off.iter().map(f).collect()), median(on.iter().map(f).collect()));
+        println!("{name:<44} off {a:>10.1} {unit}   on {b:>10.1} {unit}   on/off {:.2}", b / a);
+    };
+    println!("history off against on, {ROUNDS} alternating rounds, medians of the rounds:");
+    show("in-process ask answered at once (median)", &|r| r.in_process.as_secs_f64() * 1e6, "µs");
+    show("socket ask, one asker alone (median)", &|r| r.alone_median.as_secs_f64() * 1e6, "µs");
+    show("socket ask, one asker alone (p99)", &|r| r.alone_p99.as_secs_f64() * 1e6, "µs");
+    show(&format!("socket, {ASKERS} askers (asks/s)"), &|r| r.per_second, "/s ");
+    file_figures();
+}
+
+/// 100,000 recorded asks: the file's size per ask, and `--search` over them.
+fn file_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let n = 100_000;
+    rt.block_on(async {
+        let s = service(Some(dir.path()));
+        s.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..n {
+            let s = s.clone();
+            let mut q = question();
+            q.question = format!("Which package manager for service {i}?");
+            tasks.spawn(async move { s.ask(AskRequest::new(vec![q]), &CancellationToken::new()).await });
+            if tasks.len() >= 512 {
+                tasks.join_next().await.unwrap().unwrap().unwrap();
+            }
+        }
+        while let Some(r) = tasks.join_next().await {
+            r.unwrap().unwrap();
+        }
+    });
+    let path = dir.path().join(history::FILE);
+    let conn = store::open_for_writing(&path).unwrap();
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);").unwrap();
+    assert_eq!(store::count(&conn).unwrap(), n as i64);
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    println!("file: {bytes} bytes for {n} asks = {} bytes per recorded ask", bytes / n as u64);
+    let reader = store::open_for_reading(&path).unwrap();
+    for (what, search, limit) in
+        [("a search matching one ask", "service 4242?", None), ("a search matching all, first 50", "pnpm", Some(50)), ("a search matching none", "yarn", None)]
+    {
+        let mut times = Vec::new();
+        for _ in 0..15 {
+            let t = Instant::now();
+            let q = store::Query { search: Some(search.into()), limit, ..Default::default() };
+            let found = store::list(&reader, &q).unwrap();
+            times.push(t.elapsed());
+            assert!(found.len() <= limit.unwrap_or(n as u64) as usize);
+        }
+        times.sort();
+        println!("--search over {n} asks, {what}: median {:?}", percentile(&times, 0.5));
+    }
+}
