@@ -158,9 +158,11 @@ fn file_figures() {
     let bytes = std::fs::metadata(&path).unwrap().len();
     println!("file: {bytes} bytes for {n} asks = {} bytes per recorded ask", bytes / n as u64);
     let reader = store::open_for_reading(&path).unwrap();
-    for (what, search, limit) in
-        [("a search matching one ask", "service 4242?", None), ("a search matching all, first 50", "pnpm", Some(50)), ("a search matching none", "yarn", None)]
-    {
+    for (what, search, limit) in [
+        ("a search matching one ask", "service 4242?", None),
+        ("a search matching all, first 50", "pnpm", Some(50)),
+        ("a search matching none", "yarn", None),
+    ] {
         let mut times = Vec::new();
         for _ in 0..15 {
             let t = Instant::now();
