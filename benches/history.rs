@@ -19,6 +19,8 @@ mod common;
 use common::{answer_everything, apart, percentile, question, AtOnce};
 
 const ROUNDS: usize = 5;
+/// The server's runtime, as `userq serve` runs it.
+const SERVER_THREADS: usize = 1;
 const ASKERS: usize = 64;
 const PER_ASKER: usize = 300;
 
@@ -60,7 +62,7 @@ fn round(with_history: bool) -> Round {
     let path = dir.path().join("run").join("bench.sock");
     let (ready_tx, ready) = std::sync::mpsc::channel();
     let socket_data = data.as_deref().map(|d| d.join("socket"));
-    apart(1, {
+    apart(SERVER_THREADS, {
         let path = path.clone();
         async move {
             let s = service(socket_data.as_deref());

@@ -104,6 +104,7 @@ pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Ins
         Err(e) => return problem(e.to_string()),
     };
     let writer = recorder::Writer::start(conn, path.clone(), retention);
+    store::checkpoints(&path);
     service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(writer.clone())));
     service.register("rules", Scope::Any, i64::MAX - 1, Arc::new(rules::Rules::new(reader, writer)));
     Installed { path, problem: None }

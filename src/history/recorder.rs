@@ -1,19 +1,18 @@
 //! The recorder: the first answerer of the waterfall. It hands every ask on, sees the
 //! outcome come back, and has it written before it returns it, so an asker never holds
-//! an answer the history lacks. Writes go to one thread that commits whatever has
-//! queued up in one transaction (group commit): a burst of asks costs one commit, and
-//! no ask waits on the disk for longer than the commit in progress plus its own.
+//! an answer the history lacks. Whatever has queued up is committed in one transaction
+//! (group commit): a burst of asks costs one commit, and no ask waits on the disk for
+//! longer than the commit in progress plus its own.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, SystemTime};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
-use tokio::sync::oneshot;
+use tokio::sync::watch;
 
 use super::store;
 use crate::model::{Answer, Request, UserQuestionError};
@@ -23,22 +22,56 @@ use crate::{Answerer, Ask, Next};
 /// up never stops a question.
 const ACK: Duration = Duration::from_secs(1);
 
+/// An ask still waiting after this long is written down as pending; one that ends
+/// sooner (most: a rule, a script, a quick answer) is written once, when it ends.
+const PENDING_AFTER: Duration = Duration::from_millis(50);
+
 /// An ask as the history first sees it.
+#[derive(Clone)]
 pub struct NewAsk {
     asked_at: SystemTime,
     seq: u64,
     request: Request,
 }
 
+/// One thing to write.
 pub enum Write {
-    Begin { key: u64, ask: NewAsk },
-    End { key: u64, ended_at: SystemTime, outcome: Value, answer_text: String, by: Option<String>, done: Done },
-    Refused { ask: NewAsk, outcome: Value, done: Done },
-    RuleUsed { id: i64, at: SystemTime },
-    AddRule { question: String, answer: String, client: Option<String>, detail: Option<String>, done: Done },
+    /// An ask still pending: its row, whose id lands in `row`.
+    Begin {
+        row: Arc<AtomicI64>,
+        ask: NewAsk,
+    },
+    /// How the ask of that row ended.
+    End {
+        row: Arc<AtomicI64>,
+        ended_at: SystemTime,
+        outcome: Value,
+        answer_text: String,
+        by: Option<String>,
+    },
+    /// An ask that ended before it was written as pending: one row, whole.
+    Whole {
+        ask: NewAsk,
+        ended_at: SystemTime,
+        outcome: Value,
+        answer_text: String,
+        by: Option<String>,
+    },
+    Refused {
+        ask: NewAsk,
+        outcome: Value,
+    },
+    RuleUsed {
+        id: i64,
+        at: SystemTime,
+    },
+    AddRule {
+        question: String,
+        answer: String,
+        client: Option<String>,
+        detail: Option<String>,
+    },
 }
-
-type Done = oneshot::Sender<()>;
 
 /// The answer as the asker received it, or the error.
 pub fn outcome_json(outcome: &Result<Answer, UserQuestionError>) -> Value {
@@ -66,82 +99,116 @@ fn request_text(request: &Request) -> String {
     text
 }
 
-/// The writer's end: sends writes to its thread.
+/// The one connection that writes, shared by every ask. Whoever writes while no commit
+/// is in progress commits everything queued so far, its own write with the rest
+/// (group commit, with no thread to hand over to: a hand-over costs two wake-ups,
+/// more than the commit); the others wait for that commit. A commit that fails is
+/// said once on stderr, and for a few seconds writes are dropped rather than waited
+/// for, so a locked or full history never slows the questions.
 #[derive(Clone)]
-pub struct Writer(mpsc::Sender<Write>);
+pub struct Writer(Arc<Shared>);
+
+struct Shared {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+    queue: Mutex<Queue>,
+    committed: watch::Sender<u64>,
+    failing_until: Mutex<Option<Instant>>,
+}
+
+#[derive(Default)]
+struct Queue {
+    writes: Vec<Write>,
+    issued: u64,
+}
+
+/// How long writes are dropped after a commit failed.
+const BACK_OFF: Duration = Duration::from_secs(5);
 
 impl Writer {
-    /// Starts the writing thread on an open connection; `retention` is applied at once
-    /// and then daily.
+    /// The writer over an open connection; `retention` is applied at once and then
+    /// daily, on a thread of its own.
     pub fn start(conn: Connection, path: PathBuf, retention: super::Retention) -> Writer {
-        let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("history-writer".into())
-            .spawn(move || write_loop(conn, path, rx, retention))
-            .expect("a thread for the history");
-        Writer(tx)
+        retain_daily(path.clone(), retention);
+        Writer(Arc::new(Shared {
+            path,
+            conn: Mutex::new(conn),
+            queue: Mutex::new(Queue::default()),
+            committed: watch::channel(0).0,
+            failing_until: Mutex::new(None),
+        }))
     }
 
-    pub fn send(&self, write: Write) -> bool {
-        self.0.send(write).is_ok()
+    /// Queues a write for the next commit, without waiting for it.
+    pub fn enqueue(&self, write: Write) -> u64 {
+        let mut q = self.0.queue.lock().unwrap();
+        q.writes.push(write);
+        q.issued += 1;
+        q.issued
     }
 
-    /// Sends a write and waits (bounded) until it is committed.
-    pub async fn send_and_wait(&self, make: impl FnOnce(Done) -> Write) {
-        let (done, committed) = oneshot::channel();
-        if self.send(make(done)) {
-            let _ = tokio::time::timeout(ACK, committed).await;
+    /// Writes and returns once the write is committed (or dropped: see [`Writer`]).
+    pub async fn write(&self, write: Write) {
+        if self.0.failing_until.lock().unwrap().is_some_and(|t| Instant::now() < t) {
+            return;
+        }
+        let mut committed = self.0.committed.subscribe();
+        let ticket = self.enqueue(write);
+        loop {
+            if *committed.borrow_and_update() >= ticket {
+                return;
+            }
+            if let Ok(conn) = self.0.conn.try_lock() {
+                let (batch, upto) = {
+                    let mut q = self.0.queue.lock().unwrap();
+                    (std::mem::take(&mut q.writes), q.issued)
+                };
+                self.commit(&conn, &batch);
+                drop(conn);
+                self.0.committed.send_replace(upto);
+                continue;
+            }
+            if tokio::time::timeout(ACK, committed.changed()).await.is_err() {
+                return;
+            }
+        }
+    }
+
+    fn commit(&self, conn: &Connection, batch: &[Write]) {
+        let mut failing = self.0.failing_until.lock().unwrap();
+        match write_batch(conn, batch) {
+            Ok(()) if failing.is_some() => {
+                *failing = None;
+                eprintln!("user-questions: history: writing to {} again", self.0.path.display());
+            }
+            Ok(()) => {}
+            Err(e) => {
+                if failing.is_none() {
+                    eprintln!(
+                        "user-questions: history: cannot write {}: {e}; questions go on, unrecorded until it can",
+                        self.0.path.display()
+                    );
+                }
+                *failing = Some(Instant::now() + BACK_OFF);
+            }
         }
     }
 }
 
-fn write_loop(conn: Connection, path: PathBuf, rx: mpsc::Receiver<Write>, retention: super::Retention) {
-    let mut rows: HashMap<u64, i64> = HashMap::new();
-    let mut failing = false;
-    let mut next_retention = SystemTime::now();
-    loop {
-        if SystemTime::now() >= next_retention {
-            if let Err(e) = store::retain(&conn, retention.days, retention.max, SystemTime::now()) {
-                tracing::warn!("history: retention in {}: {e}", path.display());
-            }
-            next_retention = SystemTime::now() + Duration::from_secs(86_400);
-        }
-        let first = match rx.recv_timeout(Duration::from_secs(3600)) {
-            Ok(w) => w,
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return,
-        };
-        let mut batch = vec![first];
-        while batch.len() < 4096 {
-            match rx.try_recv() {
-                Ok(w) => batch.push(w),
-                Err(_) => break,
-            }
-        }
-        match write_batch(&conn, &mut rows, &batch) {
-            Ok(()) if failing => {
-                failing = false;
-                eprintln!("user-questions: history: writing to {} again", path.display());
-            }
-            Ok(()) => {}
-            Err(e) if !failing => {
-                failing = true;
-                eprintln!(
-                    "user-questions: history: cannot write {}: {e}; questions go on, unrecorded until it can",
-                    path.display()
-                );
-            }
-            Err(_) => {}
-        }
-        for w in batch {
-            match w {
-                Write::End { done, .. } | Write::Refused { done, .. } | Write::AddRule { done, .. } => {
-                    let _ = done.send(());
+/// Retention, at once and then daily, on its own connection and thread.
+fn retain_daily(path: PathBuf, retention: super::Retention) {
+    let _ = std::thread::Builder::new().name("history-retention".into()).spawn(move || loop {
+        match Connection::open(&path) {
+            Ok(conn) => {
+                let _ = conn.busy_timeout(Duration::from_secs(5));
+                if let Err(e) = store::retain(&conn, retention.days, retention.max, SystemTime::now()) {
+                    tracing::warn!("history: retention in {}: {e}", path.display());
                 }
-                Write::Begin { .. } | Write::RuleUsed { .. } => {}
             }
+            Err(e) => tracing::warn!("history: retention in {}: {e}", path.display()),
         }
-    }
+        std::thread::sleep(Duration::from_secs(86_400));
+    });
 }
 
 fn insert(conn: &Connection, ask: &NewAsk) -> rusqlite::Result<i64> {
@@ -180,24 +247,29 @@ fn end(
     Ok(())
 }
 
-fn write_batch(conn: &Connection, rows: &mut HashMap<u64, i64>, batch: &[Write]) -> rusqlite::Result<()> {
+fn write_batch(conn: &Connection, batch: &[Write]) -> rusqlite::Result<()> {
     let tx = conn.unchecked_transaction()?;
     for w in batch {
         match w {
-            Write::Begin { key, ask } => {
-                rows.insert(*key, insert(&tx, ask)?);
+            Write::Begin { row, ask } => {
+                row.store(insert(&tx, ask)?, Ordering::Relaxed);
             }
-            Write::End { key, ended_at, outcome, answer_text, by, .. } => {
-                if let Some(row) = rows.remove(key) {
+            Write::End { row, ended_at, outcome, answer_text, by } => {
+                let row = row.load(Ordering::Relaxed);
+                if row > 0 {
                     end(&tx, row, *ended_at, outcome, answer_text, by.as_deref())?;
                 }
             }
-            Write::Refused { ask, outcome, .. } => {
+            Write::Whole { ask, ended_at, outcome, answer_text, by } => {
+                let row = insert(&tx, ask)?;
+                end(&tx, row, *ended_at, outcome, answer_text, by.as_deref())?;
+            }
+            Write::Refused { ask, outcome } => {
                 let row = insert(&tx, ask)?;
                 end(&tx, row, ask.asked_at, outcome, "", None)?;
             }
             Write::RuleUsed { id, at } => store::rule_used(&tx, *id, *at)?,
-            Write::AddRule { question, answer, client, detail, .. } => {
+            Write::AddRule { question, answer, client, detail } => {
                 store::add_rule(&tx, question, answer, client.as_deref(), detail.as_deref())?;
             }
         }
@@ -208,32 +280,36 @@ fn write_batch(conn: &Connection, rows: &mut HashMap<u64, i64>, batch: &[Write])
 /// The waterfall's first answerer.
 pub struct Recorder {
     writer: Writer,
-    keys: AtomicU64,
 }
 
 impl Recorder {
     pub fn new(writer: Writer) -> Self {
-        Self { writer, keys: AtomicU64::new(0) }
+        Self { writer }
     }
 }
 
 #[async_trait]
 impl Answerer for Recorder {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
-        let key = self.keys.fetch_add(1, Ordering::Relaxed);
         let new = NewAsk { asked_at: ask.since(), seq: ask.order(), request: (**ask.request()).clone() };
-        self.writer.send(Write::Begin { key, ask: new });
-        let outcome = next.run().await;
+        let rest = next.run();
+        tokio::pin!(rest);
+        let (outcome, row) = tokio::select! {
+            biased;
+            outcome = &mut rest => (outcome, None),
+            () = tokio::time::sleep(PENDING_AFTER) => {
+                let row = Arc::new(AtomicI64::new(0));
+                self.writer.write(Write::Begin { row: row.clone(), ask: new.clone() }).await;
+                (rest.await, Some(row))
+            }
+        };
         let (json, text, by) =
             (outcome_json(&outcome), answer_text(&outcome), ask.answered_by().map(|b| b.to_string()));
+        let ended_at = SystemTime::now();
         self.writer
-            .send_and_wait(|done| Write::End {
-                key,
-                ended_at: SystemTime::now(),
-                outcome: json,
-                answer_text: text,
-                by,
-                done,
+            .write(match row {
+                Some(row) => Write::End { row, ended_at, outcome: json, answer_text: text, by },
+                None => Write::Whole { ask: new, ended_at, outcome: json, answer_text: text, by },
             })
             .await;
         outcome
@@ -242,6 +318,6 @@ impl Answerer for Recorder {
     async fn refused(&self, request: &Request, error: &UserQuestionError) {
         let ask = NewAsk { asked_at: SystemTime::now(), seq: 0, request: request.clone() };
         let outcome = outcome_json(&Err(error.clone()));
-        self.writer.send_and_wait(|done| Write::Refused { ask, outcome, done }).await;
+        self.writer.write(Write::Refused { ask, outcome }).await;
     }
 }

@@ -67,7 +67,8 @@ impl Answerer for Rules {
         let rules = self.current();
         let Some(rule) = fitting(ask, &rules) else { return next.run().await };
         ask.note_answered_by(&format!("rule:{}", rule.id));
-        self.writer.send(Write::RuleUsed { id: rule.id, at: SystemTime::now() });
+        // Committed with the recorder's write of this ask, just after.
+        self.writer.enqueue(Write::RuleUsed { id: rule.id, at: SystemTime::now() });
         let q = &ask.request().questions[0];
         Ok(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
     }

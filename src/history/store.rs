@@ -66,8 +66,26 @@ pub fn open_for_writing(path: &Path) -> rusqlite::Result<Connection> {
     // being killed (the WAL is written before COMMIT returns), without an fsync each.
     conn.pragma_update(None, "journal_mode", "wal")?;
     conn.pragma_update(None, "synchronous", "normal")?;
+    // Checkpoints run on a thread of their own (see `checkpoints`), never in a commit.
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     migrate(&conn)?;
     Ok(conn)
+}
+
+/// Copies the write-ahead log back into the file every second, beside the writer
+/// (a passive checkpoint never blocks it), so commits never pay for it.
+pub fn checkpoints(path: &Path) {
+    let Ok(conn) = Connection::open(path) else { return };
+    let path = path.to_owned();
+    std::thread::Builder::new()
+        .name("history-checkpoint".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_secs(1));
+            if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
+                tracing::debug!("history: checkpoint of {}: {e}", path.display());
+            }
+        })
+        .expect("a thread for checkpoints");
 }
 
 /// Opens the history to read it, never creating or changing it.
