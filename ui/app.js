@@ -523,5 +523,9 @@ listen("do-not-disturb", (e) => {
   /** @type {Status} */
   const status = await invoke("status");
   document.getElementById("dnd").hidden = !status.doNotDisturb;
+  // A history that cannot be kept never stops a question; the person is told why.
+  const problem = document.getElementById("history-problem");
+  problem.hidden = !status.historyProblem;
+  problem.querySelector(".why").textContent = status.historyProblem || "";
   if (status.focus) focusAsk(status.focus);
 })();

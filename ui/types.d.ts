@@ -113,6 +113,8 @@ interface Status {
   doNotDisturb: boolean;
   socket: string;
   focus: string | null;
+  /** Why the history is not kept, if it is not. */
+  historyProblem: string | null;
 }
 
 interface Window {

@@ -7,6 +7,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -304,3 +306,16 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
         app.send_signal(signal.SIGTERM)
         app.wait(10)
         gone()
+
+
+@pytest.mark.env(USERQ_DATA_DIR="/dev/null/history")
+def test_a_history_that_cannot_be_kept_is_named_in_the_window_and_questions_go_on(app, ask):
+    a = ask("Still there?", "--option", "Yes", "--agent-id", "no-history")
+    form = form_of(app, "no-history")
+    notice = app.find_element(By.ID, "history-problem")
+    assert notice.is_displayed()
+    assert notice.text.startswith("History is off.") and "/dev/null/history" in notice.text, notice.text
+    form.find_element(By.XPATH, ".//label[.//span[text()='Yes']]").click()
+    form.find_element(By.CSS_SELECTOR, "button.primary").click()
+    code, answer, err = a.result()
+    assert (code, answer) == (0, {"answers": [{"id": "q", "selected": ["Yes"]}]}), err

@@ -210,3 +210,4 @@ rules-uses = { $count ->
        *[other] used { $count } times
     }
 rules-no-such = userq rules: there is no rule { $id }
+window-history-off = History is off.

@@ -191,3 +191,4 @@ rules-none = 没有记住的回答。
 rules-every-client = 所有客户端
 rules-uses = 已使用 { $count } 次
 rules-no-such = userq rules：没有编号为 { $id } 的规则
+window-history-off = 历史记录已关闭。
