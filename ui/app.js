@@ -26,6 +26,8 @@ async function loadText() {
   document.documentElement.lang = text.lang;
   for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-tr]")))
     node.textContent = tr(node.dataset.tr || "");
+  for (const node of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("[data-tr-placeholder]")))
+    node.placeholder = tr(node.dataset.trPlaceholder || "");
   const picker = /** @type {HTMLSelectElement} */ (document.getElementById("language"));
   picker.replaceChildren(
     ...text.languages.map((l) => {
@@ -143,8 +145,11 @@ function showError(form, ask, e) {
 async function send(form, pick) {
   const ask = form.dataset.ask;
   form.querySelector(".error").textContent = "";
+  const keep = /** @type {HTMLInputElement | null} */ (form.querySelector("input.remember"));
+  const whom = /** @type {HTMLSelectElement | null} */ (form.querySelector("select.remember-for"));
+  const remember = keep && keep.checked ? (whom ? whom.value : "everyone") : null;
   try {
-    await invoke("answer_question", { ask, answer: answerOf(form, pick) });
+    await invoke("answer_question", { ask, answer: answerOf(form, pick), remember });
   } catch (e) {
     showError(form, ask, e);
   }
@@ -318,6 +323,7 @@ function formFor(view) {
   } else {
     actions.append(el("button", { type: "submit", class: "primary", text: tr("window-submit") }));
   }
+  if (view.canRemember) actions.append(rememberNode(view));
   actions.append(
     el("button", { type: "button", class: "dismiss", text: tr("window-dismiss"), onclick: () => dismiss(form) }),
   );
@@ -338,6 +344,26 @@ function formFor(view) {
     saveDraft(form);
   };
   return form;
+}
+
+// "Remember this answer", for this client or for every client: the next time the
+// same question comes, it is answered at once.
+/** @param {ListedAsk} view */
+function rememberNode(view) {
+  const box = el(
+    "label",
+    { class: "remember" },
+    el("input", { type: "checkbox", class: "remember" }),
+    tr("window-remember"),
+  );
+  if (!view.rememberClient) return box;
+  const whom = el(
+    "select",
+    { class: "remember-for", "aria-label": tr("window-remember") },
+    el("option", { value: "client", text: view.rememberClient }),
+    el("option", { value: "everyone", text: tr("window-remember-everyone") }),
+  );
+  return el("span", { class: "remember-group" }, box, whom);
 }
 
 // Who asks, in which project and session: one line above each ask.
@@ -509,6 +535,98 @@ document.getElementById("language").addEventListener("change", (e) => {
   const lang = /** @type {HTMLSelectElement} */ (e.target).value;
   invoke("set_language", { lang }).catch(() => loadText());
 });
+
+// --- the History and Remembered views -----------------------------------------
+
+/** @type {number | null} */
+let historyNext = null;
+
+/** @param {boolean} more */
+async function loadHistory(more) {
+  const list = document.getElementById("history-list");
+  const search = /** @type {HTMLInputElement} */ (document.getElementById("history-search")).value;
+  /** @type {HistoryPage} */
+  const page = await invoke("history_page", { search, before: more ? historyNext : null });
+  if (!more) list.replaceChildren();
+  for (const item of page.items) list.append(historyNode(item));
+  historyNext = page.next;
+  document.getElementById("history-more").hidden = page.next == null;
+  document.getElementById("history-empty").hidden = list.children.length > 0;
+}
+
+/** @param {HistoryItem} item */
+function historyNode(item) {
+  const node = el(
+    "li",
+    { class: item.answered ? "entry answered" : "entry ended" },
+    el("p", { class: "text", text: item.question }),
+    el("p", { class: "outcome", text: item.outcome }),
+    el(
+      "p",
+      { class: "origin" },
+      el("span", { class: "source", text: item.client || "" }),
+      el("span", { class: "agent-id", text: item.agent || "" }),
+      el("time", { text: new Date(item.askedAt).toLocaleString(document.documentElement.lang), title: item.askedAt }),
+      el("span", { class: "waited", text: item.waited }),
+      el("span", { class: "by", text: item.byLabel || "" }),
+    ),
+  );
+  if (item.planHtml) {
+    const plan = el("div", { class: "detail plan" });
+    plan.innerHTML = item.planHtml; // sanitized by ammonia in Rust
+    node.append(el("details", {}, el("summary", { text: tr("window-history-plan") }), plan));
+  }
+  return node;
+}
+
+async function loadRules() {
+  /** @type {RuleView[]} */
+  const rules = await invoke("list_rules");
+  const list = document.getElementById("rules-list");
+  list.replaceChildren(
+    ...rules.map((r) =>
+      el(
+        "li",
+        { class: "rule" },
+        el("p", { class: "text", text: r.question }),
+        el("p", { class: "outcome", text: `→ ${r.answer}` }),
+        el(
+          "p",
+          { class: "origin" },
+          el("span", { class: "source", text: r.clientLabel }),
+          el("span", { class: "uses", text: r.usesLabel }),
+          el("button", {
+            type: "button",
+            class: "dismiss",
+            text: tr("window-rules-forget"),
+            onclick: () => invoke("remove_rule", { id: r.id }).then(loadRules, loadRules),
+          }),
+        ),
+      ),
+    ),
+  );
+  document.getElementById("rules-empty").hidden = rules.length > 0;
+}
+
+/** @param {string} name */
+function showView(name) {
+  for (const tab of document.querySelectorAll("nav.tabs button"))
+    tab.setAttribute("aria-selected", String(/** @type {HTMLElement} */ (tab).dataset.view === name));
+  for (const view of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".view")))
+    view.hidden = view.id !== name;
+  document.querySelector(".shortcuts").toggleAttribute("hidden", name !== "questions");
+  if (name === "history") loadHistory(false);
+  if (name === "rules") loadRules();
+}
+
+for (const tab of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("nav.tabs button")))
+  tab.onclick = () => showView(tab.dataset.view || "questions");
+let searchTimer = 0;
+document.getElementById("history-search").oninput = () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => loadHistory(false), 150);
+};
+document.getElementById("history-more").onclick = () => loadHistory(true);
 
 listen("questions-changed", () => refresh());
 listen("language-changed", () => relabel());

@@ -65,12 +65,14 @@ interface AskView {
   presentation: Presentation;
   questions: QuestionView[];
   draft: Draft | null;
+  canRemember: boolean;
 }
 
 /** An ask in the list, with its group and worded labels (`ListedAsk`). */
 interface ListedAsk extends AskView {
   group: string;
   sessionLabel: string | null;
+  rememberClient: string | null;
 }
 
 /** A group of the list: one agent session, or one agent (`GroupView`). */
@@ -81,6 +83,39 @@ interface GroupView {
   detail: string;
   count: number;
   countLabel: string;
+}
+
+/** One ask of the History view (`HistoryItem`). */
+interface HistoryItem {
+  ask: number;
+  question: string;
+  outcome: string;
+  answered: boolean;
+  agent: string | null;
+  client: string | null;
+  askedAt: string;
+  waited: string;
+  answeredBy: string | null;
+  byLabel: string | null;
+  planHtml: string | null;
+}
+
+interface HistoryPage {
+  items: HistoryItem[];
+  next: number | null;
+}
+
+/** A remembered answer (`RuleView`). */
+interface RuleView {
+  id: number;
+  question: string;
+  answer: string;
+  client: string | null;
+  createdAt: string;
+  uses: number;
+  lastUsedAt: string | null;
+  clientLabel: string;
+  usesLabel: string;
 }
 
 /** What `list_questions` returns (`ListView`). */

@@ -80,6 +80,11 @@ impl AppState {
         self.do_not_disturb.store(on, Ordering::Relaxed);
     }
 
+    /// The history file, when one is kept.
+    pub fn history_file(&self) -> Option<PathBuf> {
+        self.history.as_ref().filter(|h| h.problem.is_none()).map(|h| h.path.clone())
+    }
+
     /// The person's language: everything the app says is worded in it.
     pub fn text(&self) -> Text {
         self.text.read().unwrap().clone()

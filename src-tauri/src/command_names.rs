@@ -1,7 +1,7 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 8] = [
+pub const COMMAND_NAMES: [&str; 11] = [
     "list_questions",
     "answer_question",
     "dismiss_question",
@@ -10,4 +10,7 @@ pub const COMMAND_NAMES: [&str; 8] = [
     "hide_window",
     "ui_text",
     "set_language",
+    "history_page",
+    "list_rules",
+    "remove_rule",
 ];

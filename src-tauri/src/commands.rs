@@ -8,6 +8,7 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::app_state::AppState;
 use user_questions_i18n::Language;
+use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::{ListView, UiError};
 
 #[derive(Serialize)]
@@ -62,9 +63,45 @@ pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, l
     Ok(())
 }
 
+/// Answers an ask; with `remember`, the answer becomes a rule for the next asks of
+/// the same question (from this client, or from every client).
 #[tauri::command]
-pub fn answer_question(state: State<'_, AppState>, ask: String, answer: Value) -> Result<(), UiError> {
-    state.inbox.answer(&ask, &answer)
+pub fn answer_question(
+    state: State<'_, AppState>,
+    ask: String,
+    answer: Value,
+    remember: Option<RememberFor>,
+) -> Result<(), UiError> {
+    let held = state.inbox.ask(&ask)?;
+    state.inbox.answer(&ask, &answer)?;
+    if let (Some(whom), Some(path)) = (remember, state.history_file()) {
+        let answer = user_questions::Answer::from_value(&answer)?;
+        user_questions_window::history::remember(&path, &held, &answer, whom)?;
+    }
+    Ok(())
+}
+
+/// One page of the History view, newest first.
+#[tauri::command]
+pub fn history_page(
+    state: State<'_, AppState>,
+    search: Option<String>,
+    before: Option<i64>,
+) -> Result<HistoryPage, UiError> {
+    let Some(path) = state.history_file() else { return Ok(HistoryPage { items: Vec::new(), next: None }) };
+    user_questions_window::history::page(&path, search.filter(|s| !s.trim().is_empty()), before, &state.text())
+}
+
+#[tauri::command]
+pub fn list_rules(state: State<'_, AppState>) -> Result<Vec<RuleView>, UiError> {
+    state.history_file().map_or(Ok(Vec::new()), |p| user_questions_window::history::rules(&p, &state.text()))
+}
+
+#[tauri::command]
+pub fn remove_rule(state: State<'_, AppState>, id: i64) -> Result<(), UiError> {
+    let path =
+        state.history_file().ok_or_else(|| UiError { code: "HISTORY".into(), message: "no history is kept".into() })?;
+    user_questions_window::history::remove_rule(&path, id)
 }
 
 #[tauri::command]

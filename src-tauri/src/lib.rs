@@ -99,6 +99,9 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::hide_window,
             commands::ui_text,
             commands::set_language,
+            commands::history_page,
+            commands::list_rules,
+            commands::remove_rule,
         ])
         .setup(move |app| {
             let state = match AppState::start(socket.clone(), start.settings.clone(), start.data.clone()) {

@@ -211,3 +211,23 @@ rules-uses = { $count ->
     }
 rules-no-such = userq rules: there is no rule { $id }
 window-history-off = History is off.
+window-tab-questions = Questions
+window-tab-history = History
+window-tab-rules = Remembered
+window-history-search = Search questions and answers
+window-history-empty = Nothing asked yet.
+window-history-more = Older
+window-history-waited = waited { $waited }
+window-history-by = by { $by }
+window-history-plan = Open the plan
+window-rules-hint = These questions are answered at once, as you decided before, from the clients named.
+window-rules-empty = No remembered answers.
+window-rules-every-client = every client
+window-rules-forget = Forget
+window-rules-uses = { $count ->
+        [one] used once
+       *[other] used { $count } times
+    }
+window-remember = Remember this answer
+window-remember-client = for { $client }
+window-remember-everyone = for every client

@@ -87,6 +87,8 @@ pub struct AskView {
     pub presentation: Presentation,
     pub questions: Vec<QuestionView>,
     pub draft: Option<Value>,
+    /// The answer can be remembered (one single-select question, not a plan review).
+    pub can_remember: bool,
 }
 
 struct Entry {
@@ -143,6 +145,7 @@ fn view_of(ask: &Ask) -> AskView {
         presentation: Presentation::of(&questions),
         questions,
         draft: None,
+        can_remember: crate::history::can_remember(ask),
     }
 }
 
@@ -190,7 +193,7 @@ impl Inbox {
         self.entries.lock().unwrap().values().find(|e| e.view.ask == ask).map(|e| e.view.clone())
     }
 
-    fn ask(&self, id: &str) -> Result<Ask, UiError> {
+    pub fn ask(&self, id: &str) -> Result<Ask, UiError> {
         let entries = self.entries.lock().unwrap();
         let entry = entries.values().find(|e| e.view.ask == id);
         entry.map(|e| e.ask.clone()).ok_or_else(|| UserQuestionError::not_pending(id).into())

@@ -31,6 +31,9 @@ pub struct ListedAsk {
     pub group: String,
     /// "session 1a2b3c4d", when the ask names its session.
     pub session_label: Option<String>,
+    /// "for Claude Code": whom a remembered answer would be for, when the asking
+    /// client is named.
+    pub remember_client: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -107,7 +110,12 @@ impl ListView {
                 .as_ref()
                 .and_then(|c| c.session.as_deref())
                 .map(|s| text.tr_args("window-session", &[("session", short(s).into())]));
-            asks.push(ListedAsk { view, group: key, session_label });
+            let remember_client = view
+                .agent
+                .as_ref()
+                .and_then(|a| a.client.as_deref())
+                .map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
+            asks.push(ListedAsk { view, group: key, session_label, remember_client });
         }
         for g in &mut groups {
             g.count_label = text.tr_args("window-group-count", &[("count", g.count.into())]);
@@ -138,6 +146,7 @@ mod tests {
             presentation: Presentation::Form,
             questions: Vec::new(),
             draft: None,
+            can_remember: false,
         }
     }
 

@@ -124,6 +124,7 @@ mod tests {
                 permission: false,
             }],
             draft: None,
+            can_remember: false,
         }
     }
 

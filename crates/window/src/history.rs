@@ -1,0 +1,193 @@
+//! The window's History and Rules views, read from the history file (the same one
+//! `userq history` reads), and "Remember this answer": one page of asks at a time,
+//! newest first, worded for the person; the remembered answers and their removal; a
+//! rule made from an answer given in the window.
+
+use std::path::Path;
+
+use serde::Serialize;
+use user_questions::history::store::{self, Query, Rule};
+use user_questions::model::{Answer, Intent};
+use user_questions::Ask;
+use user_questions_i18n::Text;
+
+use crate::inbox::UiError;
+use crate::markdown;
+
+/// Asks per page of the History view.
+pub const PAGE: u64 = 50;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryItem {
+    pub ask: i64,
+    pub question: String,
+    /// The answer's words, or how the ask ended ("NO_PROVIDER", "pending").
+    pub outcome: String,
+    pub answered: bool,
+    pub agent: Option<String>,
+    pub client: Option<String>,
+    pub asked_at: String,
+    /// "waited 2m 3s", or empty while pending.
+    pub waited: String,
+    pub answered_by: Option<String>,
+    /// "by rule:3".
+    pub by_label: Option<String>,
+    /// A plan review's plan, rendered and sanitized, to open again.
+    pub plan_html: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryPage {
+    pub items: Vec<HistoryItem>,
+    /// Pass as `before` for the next page; `None` on the last.
+    pub next: Option<i64>,
+}
+
+fn failed(e: impl std::fmt::Display) -> UiError {
+    UiError { code: "HISTORY".into(), message: e.to_string() }
+}
+
+/// One page: the newest asks (matching `search`), older than `before` when given.
+pub fn page(path: &Path, search: Option<String>, before: Option<i64>, text: &Text) -> Result<HistoryPage, UiError> {
+    if !path.exists() {
+        return Ok(HistoryPage { items: Vec::new(), next: None });
+    }
+    let conn = store::open_for_reading(path).map_err(failed)?;
+    let query = Query { search, before_ask: before, limit: Some(PAGE + 1), ..Default::default() };
+    let mut entries = store::list(&conn, &query).map_err(failed)?;
+    let next = (entries.len() as u64 > PAGE).then(|| {
+        entries.truncate(PAGE as usize);
+        entries.last().map(|e| e.ask)
+    });
+    Ok(HistoryPage { items: entries.iter().map(|e| item(e, text)).collect(), next: next.flatten() })
+}
+
+fn item(e: &store::Entry, text: &Text) -> HistoryItem {
+    let questions = e.request["questions"].as_array().cloned().unwrap_or_default();
+    let question = questions.iter().filter_map(|q| q["question"].as_str()).collect::<Vec<_>>().join(" · ");
+    let plan_html = questions
+        .iter()
+        .find(|q| q["intent"]["kind"] == Intent::PLAN_REVIEW)
+        .and_then(|q| q["detail"].as_str())
+        .map(markdown::render);
+    let (outcome, answered) = match &e.outcome {
+        None => (text.tr("history-pending"), false),
+        Some(o) if o.get("answer").is_some() => (answer_words(&o["answer"], text), true),
+        Some(o) => (o["error"]["code"].as_str().unwrap_or("?").to_owned(), false),
+    };
+    let waited = match (&e.ended_at, humantime::parse_rfc3339(&e.asked_at)) {
+        (Some(end), Ok(start)) => humantime::parse_rfc3339(end)
+            .ok()
+            .and_then(|end| end.duration_since(start).ok())
+            .map(|d| humantime::format_duration(std::time::Duration::from_secs(d.as_secs())).to_string())
+            .map(|w| text.tr_args("window-history-waited", &[("waited", (&w).into())]))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    HistoryItem {
+        ask: e.ask,
+        question,
+        outcome,
+        answered,
+        agent: e.agent.as_ref().and_then(|a| a["id"].as_str()).map(str::to_owned),
+        client: e.agent.as_ref().and_then(|a| a["client"].as_str()).map(str::to_owned),
+        asked_at: e.asked_at.clone(),
+        waited,
+        answered_by: e.answered_by.clone(),
+        by_label: e.answered_by.as_ref().map(|b| text.tr_args("window-history-by", &[("by", b.into())])),
+        plan_html,
+    }
+}
+
+fn answer_words(answer: &serde_json::Value, text: &Text) -> String {
+    let items = answer["answers"].as_array().cloned().unwrap_or_default();
+    items
+        .iter()
+        .map(|a| {
+            let mut parts: Vec<String> =
+                a["selected"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).map(str::to_owned).collect();
+            parts.extend(a["custom"].as_str().map(|c| format!("“{c}”")));
+            if parts.is_empty() {
+                text.tr("history-skipped")
+            } else {
+                parts.join(", ")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A remembered answer as the Rules view shows it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleView {
+    #[serde(flatten)]
+    pub rule: Rule,
+    /// The client it is for, or "every client".
+    pub client_label: String,
+    /// "used 3 times".
+    pub uses_label: String,
+}
+
+pub fn rules(path: &Path, text: &Text) -> Result<Vec<RuleView>, UiError> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let rules = store::rules(&store::open_for_reading(path).map_err(failed)?).map_err(failed)?;
+    Ok(rules
+        .into_iter()
+        .map(|rule| RuleView {
+            client_label: rule.client.clone().unwrap_or_else(|| text.tr("window-rules-every-client")),
+            uses_label: text.tr_args("window-rules-uses", &[("count", (rule.uses as u64).into())]),
+            rule,
+        })
+        .collect())
+}
+
+pub fn remove_rule(path: &Path, id: i64) -> Result<(), UiError> {
+    let conn = store::open_for_writing(path).map_err(failed)?;
+    match store::remove_rule(&conn, id).map_err(failed)? {
+        true => Ok(()),
+        false => Err(UiError { code: "NO_SUCH_RULE".into(), message: format!("there is no rule {id}") }),
+    }
+}
+
+/// Whom a remembered answer is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RememberFor {
+    /// Asks from the same client only.
+    Client,
+    /// Asks from every client.
+    Everyone,
+}
+
+/// Whether an ask's answer can be remembered: one single-select question with
+/// options, not a plan review.
+pub fn can_remember(ask: &Ask) -> bool {
+    let [q] = ask.request().questions.as_slice() else { return false };
+    !q.multi_select && !q.options.is_empty() && q.intent.as_ref().is_none_or(|i| i.kind != Intent::PLAN_REVIEW)
+}
+
+/// Makes a rule of the answer the person gave in the window: the question's text and
+/// detail as they came, the label picked. `None` when the answer picked no label
+/// (typed text, skipped) or the ask cannot be remembered.
+pub fn remember(path: &Path, ask: &Ask, answer: &Answer, whom: RememberFor) -> Result<Option<i64>, UiError> {
+    if !can_remember(ask) {
+        return Ok(None);
+    }
+    let q = &ask.request().questions[0];
+    let Some(item) = answer.answers.iter().find(|a| a.id == q.id) else { return Ok(None) };
+    let [label] = item.selected.as_slice() else { return Ok(None) };
+    if item.custom.as_deref().is_some_and(|c| !c.trim().is_empty()) {
+        return Ok(None);
+    }
+    let client = match whom {
+        RememberFor::Client => ask.request().agent.as_ref().and_then(|a| a.client.clone()),
+        RememberFor::Everyone => None,
+    };
+    let conn = store::open_for_writing(path).map_err(failed)?;
+    store::add_rule(&conn, &q.question, label, client.as_deref(), q.detail.as_deref()).map(Some).map_err(failed)
+}

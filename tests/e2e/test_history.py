@@ -1,0 +1,75 @@
+"""The History and Remembered views of the real window, and "Remember this answer":
+a remembered answer answers the next same question at once, is listed with its uses,
+and is forgotten from the window; the History view lists what was asked, newest
+first, searches it, and opens a reviewed plan again."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import form_of, forms, shot, wait_for
+
+
+def tab(driver, view):
+    driver.find_element(By.CSS_SELECTOR, f"nav.tabs button[data-view='{view}']").click()
+
+
+def texts(driver, selector):
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
+
+
+def test_a_remembered_answer_answers_the_next_ask_and_is_forgotten_from_the_window(app, ask):
+    a = ask("Run the test suite?", "--option", "Yes", "--option", "No", "--agent-id", "tester")
+    form = form_of(app, "tester")
+    whom = Select(form.find_element(By.CSS_SELECTOR, "select.remember-for"))
+    assert [o.text for o in whom.options] == ["for userq ask", "for every client"]
+    form.find_element(By.CSS_SELECTOR, "input.remember").click()
+    form.find_element(By.XPATH, ".//label[.//span[text()='Yes']]").click()
+    form.find_element(By.CSS_SELECTOR, "button.primary").click()
+    assert a.result()[1] == {"answers": [{"id": "q", "selected": ["Yes"]}]}
+
+    # The same question from the same client: answered at once, never shown.
+    again = ask("Run the test suite?", "--option", "Yes", "--option", "No", "--agent-id", "tester-2")
+    assert again.result()[1] == {"answers": [{"id": "q", "selected": ["Yes"]}]}
+    assert not forms(app)
+
+    tab(app, "rules")
+    wait_for(lambda: texts(app, "#rules-list .text") == ["Run the test suite?"], "the rule listed")
+    assert texts(app, "#rules-list .outcome") == ["→ Yes"]
+    assert "used once" in app.find_element(By.CSS_SELECTOR, "#rules-list .origin").text
+    assert "userq ask" in app.find_element(By.CSS_SELECTOR, "#rules-list .origin").text
+    app.find_element(By.CSS_SELECTOR, "#rules-list button.dismiss").click()
+    wait_for(lambda: app.find_element(By.ID, "rules-empty").is_displayed(), "the rule forgotten")
+
+    tab(app, "questions")
+    third = ask("Run the test suite?", "--option", "Yes", "--option", "No", "--agent-id", "tester-3")
+    form_of(app, "tester-3").find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    assert third.result()[0] == 1, "forgotten: asked in the window again"
+
+
+def test_the_history_view_lists_searches_and_opens_a_plan_again(app, ask, tmp_path):
+    plan = tmp_path / "plan.md"
+    plan.write_text("# Migrate the database\n\n1. Dump\n2. Restore\n")
+    p = ask("--plan", str(plan), "--agent-id", "planner")
+    form_of(app, "planner").find_element(By.CSS_SELECTOR, "button.approve").click()
+    assert p.result()[0] == 0
+    d = ask("Deploy to prod?", "--option", "Yes", "--option", "No", "--agent-id", "deployer")
+    form = form_of(app, "deployer")
+    form.find_element(By.CSS_SELECTOR, "input.other").send_keys("not on a Friday")
+    form.find_element(By.CSS_SELECTOR, "button.primary").click()
+    assert d.result()[0] == 0
+    gone = ask("Delete the branch?", "--option", "Yes", "--agent-id", "cleaner")
+    form_of(app, "cleaner").find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    assert gone.result()[0] == 1
+
+    tab(app, "history")
+    wait_for(lambda: len(texts(app, "#history-list .text")) == 3, "three asks in the history")
+    assert texts(app, "#history-list .text") == ["Delete the branch?", "Deploy to prod?", "Approve this plan?"]
+    assert texts(app, "#history-list .outcome") == ["ASK_CANCELLED", "“not on a Friday”", "Approve"]
+    assert "deployer" in app.find_elements(By.CSS_SELECTOR, "#history-list .origin")[1].text
+    shot(app, "history")
+    summary = app.find_element(By.CSS_SELECTOR, "#history-list details summary")
+    assert summary.text == "Open the plan"
+    summary.click()
+    assert app.find_element(By.CSS_SELECTOR, "#history-list details .plan h1").text == "Migrate the database"
+    app.find_element(By.ID, "history-search").send_keys("friday")
+    wait_for(lambda: texts(app, "#history-list .text") == ["Deploy to prod?"], "the search to find the answer's words")
