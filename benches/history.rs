@@ -8,15 +8,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use user_questions::channel::client::Client;
 use user_questions::channel::server;
 use user_questions::history::{self, store, Retention};
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{answer_everything, apart, percentile, question, AtOnce};
+use common::{alone, answer_everything, apart, crowd, percentile, question, AtOnce};
 
 const ROUNDS: usize = 5;
 /// The server's runtime, as `userq serve` runs it.
@@ -75,34 +73,9 @@ fn round(with_history: bool) -> Round {
     apart(1, answer_everything(path.clone()));
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        let params = json!({"questions": [question()]});
-        let (client, _) = Client::connect(&path, "alone").await.unwrap();
-        for _ in 0..500 {
-            client.call("ask", params.clone()).await.unwrap();
-        }
-        let mut alone = Vec::with_capacity(5_000);
-        for _ in 0..5_000 {
-            let t = Instant::now();
-            client.call("ask", params.clone()).await.unwrap();
-            alone.push(t.elapsed());
-        }
-        alone.sort();
-        let started = Instant::now();
-        let askers: Vec<_> = (0..ASKERS)
-            .map(|i| {
-                let (path, params) = (path.clone(), params.clone());
-                tokio::spawn(async move {
-                    let (client, _) = Client::connect(&path, &format!("asker-{i}")).await.unwrap();
-                    for _ in 0..PER_ASKER {
-                        client.call("ask", params.clone()).await.unwrap();
-                    }
-                })
-            })
-            .collect();
-        for a in askers {
-            a.await.unwrap();
-        }
-        let per_second = (ASKERS * PER_ASKER) as f64 / started.elapsed().as_secs_f64();
+        let alone = alone(&path, 500, 5_000).await;
+        let (_, wall) = crowd(&path, ASKERS, PER_ASKER).await;
+        let per_second = (ASKERS * PER_ASKER) as f64 / wall.as_secs_f64();
         Round { in_process, alone_median: percentile(&alone, 0.5), alone_p99: percentile(&alone, 0.99), per_second }
     })
 }

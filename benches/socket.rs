@@ -9,14 +9,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use user_questions::channel::client::Client;
 use user_questions::channel::server;
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{answer_everything, apart, percentile, question, AtOnce};
+use common::{alone, answer_everything, apart, crowd, percentile, question, AtOnce};
 
 const ASKERS: usize = 64;
 const PER_ASKER: usize = 1_000;
@@ -93,41 +91,9 @@ fn measure(server_threads: usize, floor: Duration) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let params = json!({"questions": [question()]});
         // Warm up, then one asker alone: the latency of a round trip without queueing.
-        let (client, _) = Client::connect(&path, "alone").await.unwrap();
-        for _ in 0..1000 {
-            client.call("ask", params.clone()).await.unwrap();
-        }
-        let mut alone = Vec::with_capacity(10_000);
-        for _ in 0..10_000 {
-            let t = Instant::now();
-            client.call("ask", params.clone()).await.unwrap();
-            alone.push(t.elapsed());
-        }
-        alone.sort();
-        let started = Instant::now();
-        let askers: Vec<_> = (0..ASKERS)
-            .map(|i| {
-                let (path, params) = (path.clone(), params.clone());
-                tokio::spawn(async move {
-                    let (client, _) = Client::connect(&path, &format!("asker-{i}")).await.unwrap();
-                    let mut times = Vec::with_capacity(PER_ASKER);
-                    for _ in 0..PER_ASKER {
-                        let t = Instant::now();
-                        client.call("ask", params.clone()).await.unwrap();
-                        times.push(t.elapsed());
-                    }
-                    times
-                })
-            })
-            .collect();
-        let mut times = Vec::with_capacity(ASKERS * PER_ASKER);
-        for a in askers {
-            times.extend(a.await.unwrap());
-        }
-        let wall = started.elapsed();
-        times.sort();
+        let alone = alone(&path, 1000, 10_000).await;
+        let (times, wall) = crowd(&path, ASKERS, PER_ASKER).await;
         let reference = in_process_median().await;
         let median = percentile(&times, 0.5);
         println!("server on {server_threads} thread(s); socket round trip, {ASKERS} concurrent askers x {PER_ASKER} asks, one protocol answerer");

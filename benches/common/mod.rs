@@ -4,12 +4,14 @@
 
 #![allow(dead_code)]
 
-use std::time::Duration;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
+use user_questions::channel::client::Client;
 use user_questions::model::UserQuestionError;
 use user_questions::{Answer, AnswerItem, Answerer, Ask, Next, Question};
 
@@ -58,4 +60,49 @@ pub fn apart<F: std::future::Future<Output = ()> + Send + 'static>(threads: usiz
         };
         rt.unwrap().block_on(party)
     });
+}
+
+/// One asker alone: `warm` asks, then `n` timed one after another, sorted.
+pub async fn alone(path: &Path, warm: usize, n: usize) -> Vec<Duration> {
+    let params = json!({"questions": [question()]});
+    let (client, _) = Client::connect(path, "alone").await.unwrap();
+    for _ in 0..warm {
+        client.call("ask", params.clone()).await.unwrap();
+    }
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t = Instant::now();
+        client.call("ask", params.clone()).await.unwrap();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    times
+}
+
+/// `askers` askers at once, `per` asks each: every ask's time, sorted, and the wall time.
+pub async fn crowd(path: &Path, askers: usize, per: usize) -> (Vec<Duration>, Duration) {
+    let params = json!({"questions": [question()]});
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..askers)
+        .map(|i| {
+            let (path, params) = (path.to_owned(), params.clone());
+            tokio::spawn(async move {
+                let (client, _) = Client::connect(&path, &format!("asker-{i}")).await.unwrap();
+                let mut times = Vec::with_capacity(per);
+                for _ in 0..per {
+                    let t = Instant::now();
+                    client.call("ask", params.clone()).await.unwrap();
+                    times.push(t.elapsed());
+                }
+                times
+            })
+        })
+        .collect();
+    let mut times = Vec::with_capacity(askers * per);
+    for t in tasks {
+        times.extend(t.await.unwrap());
+    }
+    let wall = started.elapsed();
+    times.sort();
+    (times, wall)
 }

@@ -106,16 +106,28 @@ pub fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     migrate_to(conn, VERSION)
 }
 
-/// Brings the schema to `target` (tests make older files with it).
+/// Brings the schema to `target` (tests make older files with it). The migrations run
+/// in one write transaction that reads the version again, so two processes opening a
+/// new file at once (a server and `userq rules`) never run one twice.
 pub fn migrate_to(conn: &Connection, target: usize) -> rusqlite::Result<()> {
-    let version = version(conn)?;
-    for (i, sql) in MIGRATIONS.iter().enumerate().take(target).skip(version) {
-        let tx = conn.unchecked_transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-        tx.commit()?;
+    if version(conn)? >= target {
+        return Ok(());
     }
-    Ok(())
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let steps = || -> rusqlite::Result<()> {
+        for (i, sql) in MIGRATIONS.iter().enumerate().take(target).skip(version(conn)?) {
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", (i + 1) as i64)?;
+        }
+        Ok(())
+    };
+    match steps() {
+        Ok(()) => conn.execute_batch("COMMIT"),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 /// One recorded ask, as `userq history --json` prints it.
@@ -130,6 +142,47 @@ pub struct Entry {
     pub context: Option<Value>,
     pub outcome: Option<Value>,
     pub answered_by: Option<String>,
+}
+
+impl Entry {
+    /// How long the ask waited, to the millisecond; `None` while pending.
+    pub fn waited(&self) -> Option<Duration> {
+        let start = humantime::parse_rfc3339(&self.asked_at).ok()?;
+        let end = humantime::parse_rfc3339(self.ended_at.as_deref()?).ok()?;
+        end.duration_since(start).ok().map(|d| Duration::from_millis(d.as_millis() as u64))
+    }
+
+    /// The answer's words for a person: each question's labels and typed text
+    /// (“quoted”), `skipped` for a skipped one, questions joined by `between`; `None`
+    /// when the ask was not answered.
+    pub fn answer_words(&self, skipped: &str, between: &str) -> Option<String> {
+        let answer = self.outcome.as_ref()?.get("answer")?;
+        let items = answer["answers"].as_array()?;
+        let words: Vec<String> = items
+            .iter()
+            .map(|a| {
+                let mut parts: Vec<String> = a["selected"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.as_str())
+                    .map(str::to_owned)
+                    .collect();
+                parts.extend(a["custom"].as_str().map(|c| format!("“{c}”")));
+                if parts.is_empty() {
+                    skipped.to_owned()
+                } else {
+                    parts.join(", ")
+                }
+            })
+            .collect();
+        Some(words.join(between))
+    }
+
+    /// The error code an ask ended with, if it did not end answered.
+    pub fn error_code(&self) -> Option<&str> {
+        self.outcome.as_ref()?.get("error")?.get("code")?.as_str()
+    }
 }
 
 /// What to list: newest first.

@@ -72,20 +72,14 @@ fn item(e: &store::Entry, text: &Text) -> HistoryItem {
         .find(|q| q["intent"]["kind"] == Intent::PLAN_REVIEW)
         .and_then(|q| q["detail"].as_str())
         .map(markdown::render);
-    let (outcome, answered) = match &e.outcome {
-        None => (text.tr("history-pending"), false),
-        Some(o) if o.get("answer").is_some() => (answer_words(&o["answer"], text), true),
-        Some(o) => (o["error"]["code"].as_str().unwrap_or("?").to_owned(), false),
-    };
-    let waited = match (&e.ended_at, humantime::parse_rfc3339(&e.asked_at)) {
-        (Some(end), Ok(start)) => humantime::parse_rfc3339(end)
-            .ok()
-            .and_then(|end| end.duration_since(start).ok())
-            .map(|d| humantime::format_duration(std::time::Duration::from_secs(d.as_secs())).to_string())
-            .map(|w| text.tr_args("window-history-waited", &[("waited", (&w).into())]))
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
+    let words = e.answer_words(&text.tr("history-skipped"), " · ");
+    let answered = words.is_some();
+    let outcome = words.or_else(|| e.error_code().map(str::to_owned)).unwrap_or_else(|| text.tr("history-pending"));
+    let waited = e
+        .waited()
+        .map(|d| humantime::format_duration(std::time::Duration::from_secs(d.as_secs())).to_string())
+        .map(|w| text.tr_args("window-history-waited", &[("waited", (&w).into())]))
+        .unwrap_or_default();
     HistoryItem {
         ask: e.ask,
         question,
@@ -99,24 +93,6 @@ fn item(e: &store::Entry, text: &Text) -> HistoryItem {
         by_label: e.answered_by.as_ref().map(|b| text.tr_args("window-history-by", &[("by", b.into())])),
         plan_html,
     }
-}
-
-fn answer_words(answer: &serde_json::Value, text: &Text) -> String {
-    let items = answer["answers"].as_array().cloned().unwrap_or_default();
-    items
-        .iter()
-        .map(|a| {
-            let mut parts: Vec<String> =
-                a["selected"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).map(str::to_owned).collect();
-            parts.extend(a["custom"].as_str().map(|c| format!("“{c}”")));
-            if parts.is_empty() {
-                text.tr("history-skipped")
-            } else {
-                parts.join(", ")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
 }
 
 /// A remembered answer as the Rules view shows it.

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::Value;
 use user_questions::history::{self, store};
 
 use crate::tr;
@@ -181,40 +180,18 @@ fn csv_line(cells: &[String]) -> String {
 
 /// One ask as a table row: asked, waited, agent, question, outcome, by.
 fn row(e: &store::Entry) -> [String; 6] {
-    let waited = match (&e.ended_at, humantime::parse_rfc3339(&e.asked_at)) {
-        (Some(end), Ok(start)) => humantime::parse_rfc3339(end)
-            .ok()
-            .and_then(|end| end.duration_since(start).ok())
-            .map(|d| humantime::format_duration(std::time::Duration::from_millis(d.as_millis() as u64)).to_string())
-            .unwrap_or_default(),
-        _ => tr().tr("history-pending"),
+    let waited = match e.waited() {
+        Some(d) => humantime::format_duration(d).to_string(),
+        None => tr().tr("history-pending"),
     };
     let agent = e.agent.as_ref().and_then(|a| a["id"].as_str()).unwrap_or("-").to_owned();
     let questions: Vec<&str> =
         e.request["questions"].as_array().into_iter().flatten().filter_map(|q| q["question"].as_str()).collect();
-    let outcome = match &e.outcome {
-        None => tr().tr("history-pending"),
-        Some(o) if o.get("answer").is_some() => answer_words(&o["answer"]),
-        Some(o) => o["error"]["code"].as_str().unwrap_or("?").to_owned(),
-    };
+    let outcome = e
+        .answer_words(&tr().tr("history-skipped"), " | ")
+        .or_else(|| e.error_code().map(str::to_owned))
+        .unwrap_or_else(|| tr().tr("history-pending"));
     [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, e.answered_by.clone().unwrap_or_default()]
-}
-
-fn answer_words(answer: &Value) -> String {
-    let items = answer["answers"].as_array().into_iter().flatten();
-    let words: Vec<String> = items
-        .map(|a| {
-            let mut parts: Vec<String> =
-                a["selected"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).map(str::to_owned).collect();
-            parts.extend(a["custom"].as_str().map(|c| format!("“{c}”")));
-            if parts.is_empty() {
-                tr().tr("history-skipped")
-            } else {
-                parts.join(", ")
-            }
-        })
-        .collect();
-    words.join(" | ")
 }
 
 pub fn rules(command: RulesCommand) -> ExitCode {
