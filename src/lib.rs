@@ -5,8 +5,10 @@
 //! set), [`tool`] (the model-facing `ask_user_question` projection), [`channel`] (the
 //! local socket of `docs/protocol.md`: server, client, and the asker that rides out
 //! restarts), and the front doors built on them: [`mcp`] (the MCP server of
-//! `userq mcp`) and [`agents`] (the agents' own hooks and `userq setup`). Nothing here
-//! depends on a window toolkit.
+//! `userq mcp`) and [`agents`] (the agents' own hooks and `userq setup`). Beside the
+//! waterfall, [`history`] keeps every ask and the remembered answers as two of its
+//! answerers, and [`wording`] shows the product's own labels in the person's
+//! language. Nothing here depends on a window toolkit.
 
 pub mod agents;
 pub mod channel;
