@@ -485,9 +485,19 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   const target = /** @type {HTMLElement} */ (e.target);
-  const typing = target.matches("input[type=text], textarea, select");
+  const typing = target.matches("input[type=text], input[type=search], textarea, select");
   const form = currentForm();
   if (!form || typing || e.ctrlKey || e.metaKey || e.altKey) return;
+  // j and k (or the arrows, outside a group of options) go to the next and previous
+  // question, in the order of the list.
+  const step = { j: 1, k: -1, ArrowDown: 1, ArrowUp: -1 }[e.key];
+  if (step && (e.key === "j" || e.key === "k" || !target.matches("input"))) {
+    e.preventDefault();
+    const all = /** @type {HTMLFormElement[]} */ ([...main.querySelectorAll("form.ask")]);
+    const next = all[Math.min(all.length - 1, Math.max(0, all.indexOf(form) + step))];
+    if (next) focusAsk(next.dataset.ask);
+    return;
+  }
   if (/^[1-9]$/.test(e.key)) {
     const choice = /** @type {HTMLInputElement | undefined} */ (
       form.querySelectorAll("fieldset.question")[0]?.querySelectorAll("input.choice")[Number(e.key) - 1]

@@ -319,3 +319,22 @@ def test_a_history_that_cannot_be_kept_is_named_in_the_window_and_questions_go_o
     form.find_element(By.CSS_SELECTOR, "button.primary").click()
     code, answer, err = a.result()
     assert (code, answer) == (0, {"answers": [{"id": "q", "selected": ["Yes"]}]}), err
+
+
+def test_j_and_k_go_from_question_to_question(app, ask):
+    first = ask("First?", "--option", "A", "--option", "B", "--agent-id", "nav-1")
+    form_of(app, "nav-1")
+    second = ask("Second?", "--option", "C", "--option", "D", "--agent-id", "nav-2")
+    form_of(app, "nav-2")
+    body = app.find_element(By.TAG_NAME, "body")
+    body.send_keys("j")
+    wait_for(lambda: app.switch_to.active_element.find_element(By.XPATH, "./ancestor::form").get_attribute("data-agent") == "nav-2",
+             "j to the second question")
+    app.switch_to.active_element.send_keys("k")
+    wait_for(lambda: app.switch_to.active_element.find_element(By.XPATH, "./ancestor::form").get_attribute("data-agent") == "nav-1",
+             "k back to the first")
+    app.switch_to.active_element.send_keys("2")
+    app.switch_to.active_element.send_keys(Keys.ENTER)
+    assert first.result()[1] == {"answers": [{"id": "q", "selected": ["B"]}]}
+    form_of(app, "nav-2").find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    assert second.result()[0] == 1

@@ -231,3 +231,4 @@ window-rules-uses = { $count ->
 window-remember = Remember this answer
 window-remember-client = for { $client }
 window-remember-everyone = for every client
+window-shortcut-move = next and previous question

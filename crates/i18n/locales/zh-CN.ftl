@@ -209,3 +209,4 @@ window-rules-uses = 已使用 { $count } 次
 window-remember = 记住这个回答
 window-remember-client = 仅限 { $client }
 window-remember-everyone = 所有客户端
+window-shortcut-move = 下一个和上一个问题
