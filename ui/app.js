@@ -193,6 +193,28 @@ function detailNode(q, cls) {
   return node;
 }
 
+// A revised plan: what the person said of the last version, and what changed since.
+/** @param {Revision} revision */
+function revisionNode(revision) {
+  const diff = el("div", { class: "detail diff" });
+  diff.innerHTML = revision.diffHtml; // sanitized by ammonia in Rust
+  return el(
+    "section",
+    { class: "revision" },
+    el("h3", { text: tr("window-revision-title") }),
+    revision.feedback
+      ? el(
+          "p",
+          { class: "feedback-given" },
+          el("strong", { text: tr("window-revision-feedback") }),
+          " ",
+          revision.feedback,
+        )
+      : null,
+    diff,
+  );
+}
+
 /** @param {AskView} view @param {QuestionView} q @param {Draft | null} draft */
 function questionNode(view, q, draft) {
   const fs = el("fieldset", { class: "question" });
@@ -202,6 +224,7 @@ function questionNode(view, q, draft) {
   fs.append(el("legend", { class: "header", text: q.header || "" }));
   fs.append(el("p", { class: "text", text: q.question }));
   const planned = view.presentation === "planReview";
+  if (planned && view.revision) fs.append(revisionNode(view.revision));
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
   if (detail) fs.append(detail);
   if (view.presentation === "permission") {

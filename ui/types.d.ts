@@ -66,6 +66,14 @@ interface AskView {
   questions: QuestionView[];
   draft: Draft | null;
   canRemember: boolean;
+  revision: Revision | null;
+}
+
+/** A plan review's changes since the last version (`Revision`). */
+interface Revision {
+  diffHtml: string;
+  feedback: string | null;
+  askedAt: string;
 }
 
 /** An ask in the list, with its group and worded labels (`ListedAsk`). */

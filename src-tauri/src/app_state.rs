@@ -42,6 +42,7 @@ impl AppState {
         let service = UserQuestions::new();
         let history = user_questions::history::install_in(&service, data);
         let inbox = Inbox::new();
+        inbox.keep_history(history.as_ref().filter(|h| h.problem.is_none()).map(|h| h.path.clone()));
         service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
         let task = tauri::async_runtime::spawn({

@@ -151,7 +151,8 @@ fn shown_path(path: &str, cwd: Option<&str>) -> String {
         .unwrap_or_else(|| path.to_owned())
 }
 
-fn unified(path: &str, before: &str, after: &str) -> String {
+/// A unified diff of `before` against `after`, named `a/<path>` and `b/<path>`.
+pub fn unified(path: &str, before: &str, after: &str) -> String {
     let name = path.trim_start_matches('/');
     TextDiff::from_lines(before, after)
         .unified_diff()

@@ -73,3 +73,28 @@ def test_the_history_view_lists_searches_and_opens_a_plan_again(app, ask, tmp_pa
     assert app.find_element(By.CSS_SELECTOR, "#history-list details .plan h1").text == "Migrate the database"
     app.find_element(By.ID, "history-search").send_keys("friday")
     wait_for(lambda: texts(app, "#history-list .text") == ["Deploy to prod?"], "the search to find the answer's words")
+
+
+def test_a_revised_plan_shows_what_changed_and_the_feedback_given(app, ask, tmp_path):
+    plan = tmp_path / "plan.md"
+    plan.write_text("# Migrate the database\n\n1. Dump\n2. Restore\n")
+    first = ask("--plan", str(plan), "--agent-id", "reviser")
+    form = form_of(app, "reviser")
+    assert not form.find_elements(By.CSS_SELECTOR, ".revision"), "a first version has nothing to compare"
+    form.find_element(By.CSS_SELECTOR, "textarea.feedback").send_keys("test the restore first")
+    form.find_element(By.XPATH, ".//button[text()='Revise']").click()
+    assert first.result()[1] == {"answers": [{"id": "plan", "selected": [], "custom": "test the restore first"}]}
+
+    plan.write_text("# Migrate the database\n\n1. Dump\n2. Restore\n3. Test the restore on a copy\n")
+    second = ask("--plan", str(plan), "--agent-id", "reviser")
+    wait_for(lambda: forms(app), "the revised plan")
+    form = form_of(app, "reviser")
+    revision = form.find_element(By.CSS_SELECTOR, ".revision")
+    assert revision.find_element(By.TAG_NAME, "h3").text == "Changed since the last version"
+    assert revision.find_element(By.CSS_SELECTOR, ".feedback-given").text == "You said: test the restore first"
+    added = [e.text for e in revision.find_elements(By.CSS_SELECTOR, "span.add")]
+    assert added == ["+3. Test the restore on a copy"], added
+    assert form.find_element(By.CSS_SELECTOR, ".detail.plan h1").text == "Migrate the database", "the full plan beside"
+    shot(app, "plan-revision")
+    form.find_element(By.CSS_SELECTOR, "button.approve").click()
+    assert second.result()[1] == {"answers": [{"id": "plan", "selected": ["Approve"]}]}

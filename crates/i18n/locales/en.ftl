@@ -232,3 +232,5 @@ window-remember = Remember this answer
 window-remember-client = for { $client }
 window-remember-everyone = for every client
 window-shortcut-move = next and previous question
+window-revision-title = Changed since the last version
+window-revision-feedback = You said:

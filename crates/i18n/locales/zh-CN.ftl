@@ -210,3 +210,5 @@ window-remember = 记住这个回答
 window-remember-client = 仅限 { $client }
 window-remember-everyone = 所有客户端
 window-shortcut-move = 下一个和上一个问题
+window-revision-title = 与上一版相比的改动
+window-revision-feedback = 你上次说：

@@ -89,6 +89,8 @@ pub struct AskView {
     pub draft: Option<Value>,
     /// The answer can be remembered (one single-select question, not a plan review).
     pub can_remember: bool,
+    /// A plan review's changes since the last version of the same session's plan.
+    pub revision: Option<crate::revision::Revision>,
 }
 
 struct Entry {
@@ -103,6 +105,8 @@ pub struct Inbox {
     entries: Mutex<BTreeMap<u64, Entry>>,
     drafts: Mutex<HashMap<String, Value>>,
     version: watch::Sender<u64>,
+    /// The history file, where earlier versions of a plan are found.
+    history: Mutex<Option<std::path::PathBuf>>,
 }
 
 /// The error a command returns: a code and a message, never text to parse.
@@ -146,6 +150,7 @@ fn view_of(ask: &Ask) -> AskView {
         questions,
         draft: None,
         can_remember: crate::history::can_remember(ask),
+        revision: None,
     }
 }
 
@@ -163,9 +168,19 @@ impl Inbox {
         self.version.send_modify(|v| *v += 1);
     }
 
+    /// Where earlier versions of a plan under review are found.
+    pub fn keep_history(&self, path: Option<std::path::PathBuf>) {
+        *self.history.lock().unwrap() = path;
+    }
+
     fn add(self: &Arc<Self>, ask: &Ask) -> Holding {
         let seq = ask.order();
-        self.entries.lock().unwrap().insert(seq, Entry { ask: ask.clone(), view: view_of(ask) });
+        let mut view = view_of(ask);
+        if view.presentation == Presentation::PlanReview {
+            let history = self.history.lock().unwrap().clone();
+            view.revision = history.and_then(|h| crate::revision::previous(&h, ask.request()));
+        }
+        self.entries.lock().unwrap().insert(seq, Entry { ask: ask.clone(), view });
         self.changed();
         Holding { inbox: self.clone(), seq }
     }

@@ -10,6 +10,7 @@ pub mod inbox;
 pub mod list;
 pub mod markdown;
 pub mod notice;
+pub mod revision;
 pub mod settings;
 
 pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, UiError, WindowAnswerer};

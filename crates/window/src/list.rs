@@ -147,6 +147,7 @@ mod tests {
             questions: Vec::new(),
             draft: None,
             can_remember: false,
+            revision: None,
         }
     }
 

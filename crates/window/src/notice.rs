@@ -72,7 +72,9 @@ pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
         [one] => {
             let q = &one.questions[0];
             let agent = agent_name(one, text);
-            let title = match (&q.header, &one.context) {
+            let (question, header) =
+                user_questions::wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), text);
+            let title = match (&header, &one.context) {
                 (Some(header), Some(c)) if c.source.is_some() => format!("{agent}: {header}"),
                 (Some(header), _) => header.clone(),
                 (None, _) => text.tr_args("notice-question-from", &[("agent", (&agent).into())]),
@@ -82,7 +84,7 @@ pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
                 n => format!(" {}", text.tr_args("notice-more", &[("count", (n - 1).into())])),
             };
             let project = project_name(one).map(|p| format!(" ({p})")).unwrap_or_default();
-            (title, format!("{}{more}{project}", q.question))
+            (title, format!("{question}{more}{project}"))
         }
         many => {
             let agents: HashSet<String> = many.iter().map(|v| agent_name(v, text)).collect();
@@ -125,6 +127,7 @@ mod tests {
             }],
             draft: None,
             can_remember: false,
+            revision: None,
         }
     }
 
