@@ -15,9 +15,20 @@ pub fn userq(socket: &Path) -> Command {
     // English, whatever the machine's locale; a test of another language sets its own.
     // Its history beside its socket, never the machine's.
     c.env("USERQ_SOCKET", socket).env("USERQ_LANG", "en").env_remove("RUST_LOG").kill_on_drop(true);
-    c.env("USERQ_DATA_DIR", socket.parent().unwrap_or(socket).join("data"));
+    c.env("USERQ_DATA_DIR", data_dir(socket));
     c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
     c
+}
+
+/// A test's history: beside its socket in the test's temp folder; for a socket
+/// elsewhere (or none), a folder of this test process under the temp folder, never
+/// the machine's or the working tree's.
+pub fn data_dir(socket: &Path) -> PathBuf {
+    let tmp = std::env::temp_dir();
+    match socket.parent() {
+        Some(dir) if dir.starts_with(&tmp) && dir != tmp => dir.join("data"),
+        _ => tmp.join(format!("userq-test-data-{}", std::process::id())),
+    }
 }
 
 /// `userq serve` in a temp folder, ready once its socket exists.
