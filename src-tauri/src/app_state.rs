@@ -42,7 +42,7 @@ impl AppState {
         let service = UserQuestions::new();
         let history = user_questions::history::install_in(&service, data);
         let inbox = Inbox::new();
-        inbox.keep_history(history.as_ref().filter(|h| h.problem.is_none()).map(|h| h.path.clone()));
+        inbox.keep_history(history.as_ref().and_then(|h| h.file()));
         service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
         let task = tauri::async_runtime::spawn({
@@ -83,7 +83,7 @@ impl AppState {
 
     /// The history file, when one is kept.
     pub fn history_file(&self) -> Option<PathBuf> {
-        self.history.as_ref().filter(|h| h.problem.is_none()).map(|h| h.path.clone())
+        self.history.as_ref().and_then(|h| h.file())
     }
 
     /// The person's language: everything the app says is worded in it.

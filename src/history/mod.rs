@@ -83,6 +83,13 @@ pub fn install_in(service: &UserQuestions, dir: Option<PathBuf>) -> Option<Insta
     Some(install(service, &dir?, Retention::from_env()))
 }
 
+impl Installed {
+    /// The file, when the history is kept.
+    pub fn file(&self) -> Option<PathBuf> {
+        self.problem.is_none().then(|| self.path.clone())
+    }
+}
+
 /// Opens the history in `dir` and puts the recorder and the rules at the top of the
 /// service's waterfall. With no usable history the service runs without one.
 pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Installed {

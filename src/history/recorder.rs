@@ -34,6 +34,22 @@ pub struct NewAsk {
     request: Request,
 }
 
+/// How an ask ended, as the history keeps it.
+pub struct Ending {
+    at: SystemTime,
+    /// `{"answer": …}` or `{"error": {code, message}}`.
+    outcome: Value,
+    /// The answer's words, for search.
+    words: String,
+    by: Option<String>,
+}
+
+impl Ending {
+    fn of(outcome: &Result<Answer, UserQuestionError>, by: Option<String>) -> Self {
+        Self { at: SystemTime::now(), outcome: outcome_json(outcome), words: answer_text(outcome), by }
+    }
+}
+
 /// One thing to write.
 pub enum Write {
     /// An ask still pending: its row, whose id lands in `row`.
@@ -44,37 +60,22 @@ pub enum Write {
     /// How the ask of that row ended.
     End {
         row: Arc<AtomicI64>,
-        ended_at: SystemTime,
-        outcome: Value,
-        answer_text: String,
-        by: Option<String>,
+        ending: Ending,
     },
-    /// An ask that ended before it was written as pending: one row, whole.
+    /// An ask that ended before it was written as pending (a refused one among them):
+    /// one row, whole.
     Whole {
         ask: NewAsk,
-        ended_at: SystemTime,
-        outcome: Value,
-        answer_text: String,
-        by: Option<String>,
-    },
-    Refused {
-        ask: NewAsk,
-        outcome: Value,
+        ending: Ending,
     },
     RuleUsed {
         id: i64,
         at: SystemTime,
     },
-    AddRule {
-        question: String,
-        answer: String,
-        client: Option<String>,
-        detail: Option<String>,
-    },
 }
 
 /// The answer as the asker received it, or the error.
-pub fn outcome_json(outcome: &Result<Answer, UserQuestionError>) -> Value {
+fn outcome_json(outcome: &Result<Answer, UserQuestionError>) -> Value {
     match outcome {
         Ok(answer) => json!({"answer": answer}),
         Err(e) => json!({"error": {"code": e.code(), "message": e.message()}}),
@@ -211,13 +212,15 @@ fn retain_daily(path: PathBuf, retention: super::Retention) {
     });
 }
 
-fn insert(conn: &Connection, ask: &NewAsk) -> rusqlite::Result<i64> {
+/// The ask's row, with its ending when it has one already.
+fn insert(conn: &Connection, ask: &NewAsk, ending: Option<&Ending>) -> rusqlite::Result<i64> {
     let r = &ask.request;
     let agent = r.agent.as_ref();
-    let questions = json!({"questions": r.questions});
+    let words = ending.map(|e| e.words.as_str()).unwrap_or_default();
     conn.prepare_cached(
-        "INSERT INTO asks (asked_at, seq, agent_id, agent_client, agent_depth, request, context, search)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO asks (asked_at, seq, agent_id, agent_client, agent_depth, request, context, search,
+                           ended_at, outcome, answered_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
         store::nanos(ask.asked_at),
@@ -225,25 +228,21 @@ fn insert(conn: &Connection, ask: &NewAsk) -> rusqlite::Result<i64> {
         agent.map(|a| a.id.as_str()),
         agent.and_then(|a| a.client.as_deref()),
         agent.map(|a| a.delegation_depth),
-        questions.to_string(),
+        json!({"questions": r.questions}).to_string(),
         r.context.as_ref().map(|c| json!(c).to_string()),
-        request_text(r).to_lowercase(),
+        format!("{}{words}", request_text(r)).to_lowercase(),
+        ending.map(|e| store::nanos(e.at)),
+        ending.map(|e| e.outcome.to_string()),
+        ending.and_then(|e| e.by.as_deref()),
     ])?;
     Ok(conn.last_insert_rowid())
 }
 
-fn end(
-    conn: &Connection,
-    row: i64,
-    ended_at: SystemTime,
-    outcome: &Value,
-    text: &str,
-    by: Option<&str>,
-) -> rusqlite::Result<()> {
+fn end(conn: &Connection, row: i64, e: &Ending) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "UPDATE asks SET ended_at = ?, outcome = ?, answered_by = ?, search = search || ? WHERE id = ?",
     )?
-    .execute(params![store::nanos(ended_at), outcome.to_string(), by, text.to_lowercase(), row])?;
+    .execute(params![store::nanos(e.at), e.outcome.to_string(), e.by, e.words.to_lowercase(), row])?;
     Ok(())
 }
 
@@ -251,27 +250,15 @@ fn write_batch(conn: &Connection, batch: &[Write]) -> rusqlite::Result<()> {
     let tx = conn.unchecked_transaction()?;
     for w in batch {
         match w {
-            Write::Begin { row, ask } => {
-                row.store(insert(&tx, ask)?, Ordering::Relaxed);
-            }
-            Write::End { row, ended_at, outcome, answer_text, by } => {
-                let row = row.load(Ordering::Relaxed);
-                if row > 0 {
-                    end(&tx, row, *ended_at, outcome, answer_text, by.as_deref())?;
-                }
-            }
-            Write::Whole { ask, ended_at, outcome, answer_text, by } => {
-                let row = insert(&tx, ask)?;
-                end(&tx, row, *ended_at, outcome, answer_text, by.as_deref())?;
-            }
-            Write::Refused { ask, outcome } => {
-                let row = insert(&tx, ask)?;
-                end(&tx, row, ask.asked_at, outcome, "", None)?;
+            Write::Begin { row, ask } => row.store(insert(&tx, ask, None)?, Ordering::Relaxed),
+            Write::End { row, ending } => match row.load(Ordering::Relaxed) {
+                0 => {}
+                row => end(&tx, row, ending)?,
+            },
+            Write::Whole { ask, ending } => {
+                insert(&tx, ask, Some(ending))?;
             }
             Write::RuleUsed { id, at } => store::rule_used(&tx, *id, *at)?,
-            Write::AddRule { question, answer, client, detail } => {
-                store::add_rule(&tx, question, answer, client.as_deref(), detail.as_deref())?;
-            }
         }
     }
     tx.commit()
@@ -303,13 +290,11 @@ impl Answerer for Recorder {
                 (rest.await, Some(row))
             }
         };
-        let (json, text, by) =
-            (outcome_json(&outcome), answer_text(&outcome), ask.answered_by().map(|b| b.to_string()));
-        let ended_at = SystemTime::now();
+        let ending = Ending::of(&outcome, ask.answered_by().map(|b| b.to_string()));
         self.writer
             .write(match row {
-                Some(row) => Write::End { row, ended_at, outcome: json, answer_text: text, by },
-                None => Write::Whole { ask: new, ended_at, outcome: json, answer_text: text, by },
+                Some(row) => Write::End { row, ending },
+                None => Write::Whole { ask: new, ending },
             })
             .await;
         outcome
@@ -317,7 +302,6 @@ impl Answerer for Recorder {
 
     async fn refused(&self, request: &Request, error: &UserQuestionError) {
         let ask = NewAsk { asked_at: SystemTime::now(), seq: 0, request: request.clone() };
-        let outcome = outcome_json(&Err(error.clone()));
-        self.writer.write(Write::Refused { ask, outcome }).await;
+        self.writer.write(Write::Whole { ask, ending: Ending::of(&Err(error.clone()), None) }).await;
     }
 }

@@ -188,10 +188,12 @@ impl Text {
     /// Every message whose id starts with `prefix`, formatted without arguments: what
     /// the window's static labels need in one call.
     pub fn all_with_prefix(&self, prefix: &str) -> BTreeMap<String, String> {
-        let mut ids: Vec<String> =
-            ids(catalogs().iter().find(|c| c.tag == FALLBACK).map(|c| c.tag).unwrap_or(FALLBACK));
-        ids.retain(|id| id.starts_with(prefix));
-        ids.into_iter().map(|id| (id.clone(), self.tr(&id))).collect()
+        let ids = ids(FALLBACK).into_iter().filter(|id| id.starts_with(prefix));
+        ids.map(|id| {
+            let text = self.tr(&id);
+            (id, text)
+        })
+        .collect()
     }
 }
 
