@@ -86,9 +86,19 @@ fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
 }
 
 fn main() {
+    // `cargo bench --bench history -- quick`: three rounds, no file figures.
+    let quick = std::env::args().any(|a| a == "quick");
+    let rounds = if quick { 3 } else { ROUNDS };
     let mut off = Vec::new();
     let mut on = Vec::new();
-    for _ in 0..ROUNDS {
+    // `-- profile on|off`: rounds of one kind only, to be profiled.
+    if let Some(kind) = std::env::args().skip_while(|a| a != "profile").nth(1) {
+        for _ in 0..rounds {
+            round(kind == "on");
+        }
+        return;
+    }
+    for _ in 0..rounds {
         off.push(round(false));
         on.push(round(true));
     }
@@ -96,12 +106,48 @@ fn main() {
         let (a, b) = (median(off.iter().map(f).collect()), median(on.iter().map(f).collect()));
         println!("{name:<44} off {a:>10.1} {unit}   on {b:>10.1} {unit}   on/off {:.2}", b / a);
     };
-    println!("history off against on, {ROUNDS} alternating rounds, medians of the rounds:");
+    println!("history off against on, {rounds} alternating rounds, medians of the rounds:");
     show("in-process ask answered at once (median)", &|r| r.in_process.as_secs_f64() * 1e6, "µs");
     show("socket ask, one asker alone (median)", &|r| r.alone_median.as_secs_f64() * 1e6, "µs");
     show("socket ask, one asker alone (p99)", &|r| r.alone_p99.as_secs_f64() * 1e6, "µs");
     show(&format!("socket, {ASKERS} askers (asks/s)"), &|r| r.per_second, "/s ");
-    file_figures();
+    fold_figures();
+    if !quick {
+        file_figures();
+    }
+}
+
+/// What the journal costs: appending an ending (on the asker's path), and folding
+/// it into the database later (off it).
+fn fold_figures() {
+    use user_questions::history::journal::{AskRef, EndRef, EntryRef, Journal};
+    let dir = tempfile::tempdir().unwrap();
+    let n = 50_000;
+    let request = user_questions::model::Request { questions: vec![question()], agent: None, context: None };
+    let outcome = Ok(user_questions::Answer::new(vec![user_questions::AnswerItem::selected("pkg", &["pnpm"])]));
+    let journal = Journal::create(&dir.path().join("journal")).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let t = Instant::now();
+    rt.block_on(async {
+        for seq in 0..n {
+            let now = std::time::SystemTime::now();
+            let ask = AskRef { asked_at: store::nanos(now), seq, request: &request };
+            journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, Some("bench")) }).await;
+        }
+    });
+    let appended = t.elapsed();
+    // A database with no journals beside it, so that opening it folds none.
+    std::fs::create_dir(dir.path().join("db")).unwrap();
+    let conn = store::open_for_writing(&dir.path().join("db").join(history::FILE)).unwrap();
+    let t = Instant::now();
+    let folded = history::journal::fold(&conn, &dir.path().join("journal")).unwrap();
+    let fold = t.elapsed();
+    assert_eq!(folded, n as usize);
+    println!(
+        "journal: append {:.2} µs per ask (on the asker's path); fold {:.2} µs per ask (off it)",
+        appended.as_secs_f64() * 1e6 / n as f64,
+        fold.as_secs_f64() * 1e6 / n as f64
+    );
 }
 
 /// 100,000 recorded asks: the file's size per ask, and `--search` over them.

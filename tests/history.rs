@@ -217,6 +217,30 @@ async fn a_locked_history_never_stops_a_question() {
 }
 
 #[tokio::test]
+async fn asks_answered_while_the_history_is_locked_are_kept_and_written_after() {
+    let (_d, socket) = temp_socket();
+    let server = serve(&socket).await;
+    // Answered once the server serves, so its history is open.
+    answered_once(&socket).await;
+    let path = data(&socket).join("history.sqlite3");
+    // Another process holds the file's write lock (a long `userq history --clear`).
+    let lock = rusqlite::Connection::open(&path).unwrap();
+    lock.execute_batch("BEGIN IMMEDIATE; DELETE FROM rules;").unwrap();
+    for _ in 0..3 {
+        answered_once(&socket).await;
+    }
+    // The server's folder has met the lock by now; the asks wait in its journal.
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    lock.execute_batch("COMMIT").unwrap();
+    drop(lock);
+    let kept = history(&socket, &[]).await;
+    assert_eq!(kept.len(), 4, "every ask answered under the lock is kept: {kept:?}");
+    signal(&server, libc::SIGTERM);
+    let out = finish(server).await;
+    assert!(out.stderr.contains("cannot write") && out.stderr.contains("journal"), "{}", out.stderr);
+}
+
+#[tokio::test]
 async fn a_history_of_the_first_schema_is_migrated_with_its_asks() {
     use user_questions::history::store;
     let (_d, socket) = temp_socket();

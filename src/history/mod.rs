@@ -6,12 +6,14 @@
 //! file is moved aside, a locked or unwritable one is skipped, each with one line on
 //! stderr, and questions go on.
 
+pub mod journal;
 pub mod recorder;
 pub mod rules;
 pub mod store;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use crate::{Scope, UserQuestions};
 
@@ -110,11 +112,35 @@ pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Ins
         Ok(c) => c,
         Err(e) => return problem(e.to_string()),
     };
-    let writer = recorder::Writer::start(conn, path.clone(), retention);
-    store::checkpoints(&path);
-    service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(writer.clone())));
-    service.register("rules", Scope::Any, i64::MAX - 1, Arc::new(rules::Rules::new(reader, writer)));
+    let journal = match journal::Journal::create(&journal::dir_of(&path)) {
+        Ok(j) => j,
+        Err(e) => return problem(format!("cannot begin a journal in {}: {e}", journal::dir_of(&path).display())),
+    };
+    journal.fold_in_background(conn, path.clone(), GATHER);
+    retain_daily(path.clone(), retention);
+    service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(journal.clone())));
+    service.register("rules", Scope::Any, i64::MAX - 1, Arc::new(rules::Rules::new(reader, journal)));
     Installed { path, problem: None }
+}
+
+/// How long the folder waits after an append for more to fold with it: a burst of
+/// asks costs one transaction.
+const GATHER: Duration = Duration::from_millis(50);
+
+/// Retention, at once and then daily, on its own connection and thread.
+fn retain_daily(path: PathBuf, retention: Retention) {
+    let _ = std::thread::Builder::new().name("history-retention".into()).spawn(move || loop {
+        match rusqlite::Connection::open(&path) {
+            Ok(conn) => {
+                let _ = conn.busy_timeout(Duration::from_secs(5));
+                if let Err(e) = store::retain(&conn, retention.days, retention.max, SystemTime::now()) {
+                    tracing::warn!("history: retention in {}: {e}", path.display());
+                }
+            }
+            Err(e) => tracing::warn!("history: retention in {}: {e}", path.display()),
+        }
+        std::thread::sleep(Duration::from_secs(86_400));
+    });
 }
 
 /// Opens the file for writing; a file that is not a database, or is corrupt, is moved
@@ -123,7 +149,7 @@ fn open(path: &Path) -> Result<rusqlite::Connection, String> {
     match store::open_for_writing(path) {
         Ok(c) => Ok(c),
         Err(e) if is_corrupt(&e) => {
-            let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            let stamp = SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
             let aside = path.with_extension(format!("sqlite3.corrupt-{}", stamp.as_secs()));
             std::fs::rename(path, &aside).map_err(|r| format!("{e}, and it cannot be moved aside: {r}"))?;
             for ext in ["sqlite3-wal", "sqlite3-shm"] {

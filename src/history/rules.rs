@@ -4,34 +4,49 @@
 //! another command is another question), whose options still include the remembered
 //! label; never a plan review. Anything else goes on down the waterfall untouched.
 //! Rules added or removed by any process (`userq rules`) apply from the next ask on:
-//! a counter the file bumps on each change is read before each ask.
+//! a counter the file bumps on each change is read before each ask, from the stamp
+//! beside the file that each change copies it to (one read, where a query would cost
+//! more than the rest of the ask), or from the file when there is no stamp.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use async_trait::async_trait;
 use rusqlite::Connection;
 
-use super::recorder::{Write, Writer};
+use super::journal::{EntryRef, Journal};
 use super::store::{self, Rule};
 use crate::model::{Answer, AnswerItem, Intent, UserQuestionError};
 use crate::{Answerer, Ask, Next};
 
 pub struct Rules {
     conn: Mutex<Connection>,
+    stamp: Option<std::fs::File>,
     cache: Mutex<(Option<i64>, Vec<Rule>)>,
-    writer: Writer,
+    journal: Arc<Journal>,
 }
 
 impl Rules {
-    pub fn new(conn: Connection, writer: Writer) -> Self {
-        Self { conn: Mutex::new(conn), cache: Mutex::new((None, Vec::new())), writer }
+    /// The rules of the history `conn` has open.
+    pub fn new(conn: Connection, journal: Arc<Journal>) -> Self {
+        let stamp = conn.path().and_then(|p| {
+            let stamp = store::rules_stamp(std::path::Path::new(p));
+            // The counter as the file has it now, so the stamp is right from here on.
+            let version = store::rules_version(&conn).ok()?;
+            std::fs::write(&stamp, version.to_le_bytes()).ok()?;
+            std::fs::File::open(stamp).ok()
+        });
+        Self { conn: Mutex::new(conn), stamp, cache: Mutex::new((None, Vec::new())), journal }
     }
 
     /// The rules now, read again only when some process changed them.
     fn current(&self) -> Vec<Rule> {
-        let conn = self.conn.lock().unwrap();
         let mut cache = self.cache.lock().unwrap();
+        let stamped = self.stamp.as_ref().and_then(store::stamped_rules_version);
+        if stamped.is_some() && stamped == cache.0 {
+            return cache.1.clone();
+        }
+        let conn = self.conn.lock().unwrap();
         match store::rules_version(&conn) {
             Ok(v) if cache.0 == Some(v) => {}
             Ok(v) => {
@@ -67,8 +82,7 @@ impl Answerer for Rules {
         let rules = self.current();
         let Some(rule) = fitting(ask, &rules) else { return next.run().await };
         ask.note_answered_by(&format!("rule:{}", rule.id));
-        // Committed with the recorder's write of this ask, just after.
-        self.writer.enqueue(Write::RuleUsed { id: rule.id, at: SystemTime::now() });
+        self.journal.record(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) }).await;
         let q = &ask.request().questions[0];
         Ok(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
     }

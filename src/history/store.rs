@@ -1,7 +1,8 @@
 //! The history file: SQLite in WAL mode, a versioned schema whose migrations run on
 //! open, every ask with its request, agent, context, times, outcome and who gave it,
-//! and the remembered answers (rules). One writer (the recorder's thread) and any
-//! number of readers (`userq history`, the window's History view) share it.
+//! and the remembered answers (rules), and how far each journal is folded into it
+//! (see [`super::journal`]). Whoever folds writes it, one at a time (SQLite's write
+//! lock); any number of readers (`userq history`, the window's History view) share it.
 
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -11,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Each migration takes the schema from the version before it to its own number.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     // 1: the asks.
     "CREATE TABLE asks (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -44,6 +45,9 @@ const MIGRATIONS: [&str; 2] = [
     INSERT INTO meta VALUES ('rules', 0);
     CREATE TRIGGER rules_added AFTER INSERT ON rules BEGIN UPDATE meta SET value = value + 1 WHERE key = 'rules'; END;
     CREATE TRIGGER rules_removed AFTER DELETE ON rules BEGIN UPDATE meta SET value = value + 1 WHERE key = 'rules'; END;",
+    // 3: how far each journal is folded, and the asks begun in one and not yet ended.
+    "CREATE TABLE journals (name TEXT PRIMARY KEY, offset INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE open_asks (key TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID;",
 ];
 
 /// The schema version this build writes.
@@ -66,30 +70,31 @@ pub fn open_for_writing(path: &Path) -> rusqlite::Result<Connection> {
     // being killed (the WAL is written before COMMIT returns), without an fsync each.
     conn.pragma_update(None, "journal_mode", "wal")?;
     conn.pragma_update(None, "synchronous", "normal")?;
-    // Checkpoints run on a thread of their own (see `checkpoints`), never in a commit.
+    // Checkpoints run after a fold, on the folder's thread (see `super::journal`),
+    // never in a commit.
     conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     migrate(&conn)?;
+    fold_journals(&conn, path);
     Ok(conn)
 }
 
-/// Copies the write-ahead log back into the file every second, beside the writer
-/// (a passive checkpoint never blocks it), so commits never pay for it.
-pub fn checkpoints(path: &Path) {
-    let Ok(conn) = Connection::open(path) else { return };
-    let path = path.to_owned();
-    std::thread::Builder::new()
-        .name("history-checkpoint".into())
-        .spawn(move || loop {
-            std::thread::sleep(Duration::from_secs(1));
-            if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
-                tracing::debug!("history: checkpoint of {}: {e}", path.display());
-            }
-        })
-        .expect("a thread for checkpoints");
+/// Folds what the journals beside `path` hold and the file lacks (see
+/// [`super::journal`]); a fold that cannot be done now is done by the next.
+fn fold_journals(conn: &Connection, path: &Path) {
+    if let Err(e) = super::journal::fold(conn, &super::journal::dir_of(path)) {
+        tracing::warn!("history: folding the journals of {}: {e}", path.display());
+    }
 }
 
-/// Opens the history to read it, never creating or changing it.
+/// Opens the history to read it, with what the journals hold folded in first (when
+/// the file can be written), never creating it or changing its schema.
 pub fn open_for_reading(path: &Path) -> rusqlite::Result<Connection> {
+    if let Ok(conn) = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE) {
+        let _ = conn.busy_timeout(Duration::from_millis(500));
+        if version(&conn).is_ok_and(|v| v == VERSION) {
+            fold_journals(&conn, path);
+        }
+    }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     conn.busy_timeout(Duration::from_millis(500))?;
     let version = version(&conn)?;
@@ -296,7 +301,9 @@ pub fn add_rule(
         "INSERT INTO rules (question, answer, client, detail, created_at) VALUES (?, ?, ?, ?, ?)",
         params![question, answer, client, detail, nanos(SystemTime::now())],
     )?;
-    Ok(conn.last_insert_rowid())
+    let id = conn.last_insert_rowid();
+    stamp_rules(conn);
+    Ok(id)
 }
 
 pub fn rules(conn: &Connection) -> rusqlite::Result<Vec<Rule>> {
@@ -320,7 +327,34 @@ pub fn rules(conn: &Connection) -> rusqlite::Result<Vec<Rule>> {
 
 /// Removes a rule; false when there is none with that id.
 pub fn remove_rule(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
-    Ok(conn.execute("DELETE FROM rules WHERE id = ?", [id])? > 0)
+    let removed = conn.execute("DELETE FROM rules WHERE id = ?", [id])? > 0;
+    stamp_rules(conn);
+    Ok(removed)
+}
+
+/// The file beside the history that holds the rules' change counter, so a server
+/// learns of a change with one read instead of a query (see [`super::rules`]).
+pub fn rules_stamp(history: &Path) -> std::path::PathBuf {
+    history.with_extension("rules-stamp")
+}
+
+/// Copies the change counter into the stamp after a change. Should this fail, a
+/// server notices the change at its next start; a server that cannot read the stamp
+/// asks the file each time.
+fn stamp_rules(conn: &Connection) {
+    let (Some(path), Ok(version)) = (conn.path(), rules_version(conn)) else { return };
+    let stamp = rules_stamp(Path::new(path));
+    if let Err(e) = std::fs::write(&stamp, version.to_le_bytes()) {
+        tracing::warn!("history: cannot write {}: {e}", stamp.display());
+    }
+}
+
+/// The change counter as the stamp holds it, read from an open stamp.
+pub fn stamped_rules_version(stamp: &std::fs::File) -> Option<i64> {
+    use std::os::unix::fs::FileExt;
+    let mut bytes = [0; 8];
+    stamp.read_exact_at(&mut bytes, 0).ok()?;
+    Some(i64::from_le_bytes(bytes))
 }
 
 pub fn rule_used(conn: &Connection, id: i64, at: SystemTime) -> rusqlite::Result<()> {
