@@ -8,7 +8,6 @@
 const { invoke } = window.__TAURI__.core;
 const { listen } = window.__TAURI__.event;
 
-const main = document.getElementById("questions");
 const empty = document.getElementById("empty");
 const forms = new Map(); // ask id -> form element
 
@@ -409,10 +408,20 @@ function baseName(path) {
 
 // --- the list --------------------------------------------------------------
 
-// Groups (an agent session, or an agent) are decided and worded in Rust.
+// The inbox: a side list of what waits, in groups (an agent session, or an agent,
+// decided and worded in Rust), oldest first; the selected question on the right, full
+// size. Every form stays in the page, hidden unless selected, so drafts and focus
+// survive moving between questions.
+const side = /** @type {HTMLElement} */ (document.getElementById("waiting"));
+const pane = /** @type {HTMLElement} */ (document.getElementById("selected"));
+/** @type {string[]} the asks in the order of the side list */
+let order = [];
+/** @type {string | null} */
+let selected = null;
+
 /** @param {GroupView} g @returns {HTMLElement} */
 function groupFor(g) {
-  let group = /** @type {HTMLElement[]} */ ([...main.querySelectorAll("section.agent")]).find(
+  let group = /** @type {HTMLElement[]} */ ([...side.querySelectorAll("section.agent")]).find(
     (s) => s.dataset.agent === g.key,
   );
   if (!group) {
@@ -424,12 +433,25 @@ function groupFor(g) {
       el("span", { class: "depth", text: g.detail }),
       el("span", { class: "n" }),
     );
-    group = el("section", { class: "agent" }, title);
+    group = el("section", { class: "agent" }, title, el("ol", { class: "items" }));
     group.dataset.agent = g.key;
-    main.append(group);
+    side.append(group);
   }
   group.querySelector(".n").textContent = g.countLabel;
   return group;
+}
+
+/** The side list's line for an ask: its title, and how many questions it holds. */
+function itemFor(view) {
+  const q = view.questions[0];
+  const more = view.questions.length > 1 ? ` +${view.questions.length - 1}` : "";
+  const button = el(
+    "button",
+    { type: "button", class: "item", onclick: () => focusAsk(view.ask) },
+    el("span", { class: "title", text: (q.header ? `${q.header}: ` : "") + q.question + more }),
+  );
+  button.dataset.ask = view.ask;
+  return el("li", {}, button);
 }
 
 // One refresh at a time; changes that arrive meanwhile are folded into one more.
@@ -463,42 +485,73 @@ function apply(view) {
     if (!live.has(ask)) {
       forget(form);
       forms.delete(ask);
+      const item = side.querySelector(`button.item[data-ask="${CSS.escape(ask)}"]`);
+      if (item) recycle(/** @type {HTMLElement} */ (item.parentElement));
     }
   }
   // Each group in the order the asks were received: an ask can reach the window
-  // after a later one, so new forms are placed, not appended. Forms already in place
-  // are not moved (moving would take the focus away from someone typing).
+  // after a later one, so new lines are placed, not appended.
   const last = new Map();
   for (const view of list) {
-    if (!forms.has(view.ask)) forms.set(view.ask, formFor(view));
-    const form = forms.get(view.ask);
+    if (!forms.has(view.ask)) {
+      const form = formFor(view);
+      form.hidden = true;
+      forms.set(view.ask, form);
+      pane.append(form);
+    }
     const group = groups.get(view.group);
-    const prev = last.get(group) || group.querySelector("h2");
-    if (form.previousElementSibling !== prev) prev.after(form);
-    last.set(group, form);
+    const items = group.querySelector("ol.items");
+    const item = side.querySelector(`button.item[data-ask="${CSS.escape(view.ask)}"]`)?.parentElement || itemFor(view);
+    const prev = last.get(group);
+    if (prev ? item.previousElementSibling !== prev : items.firstElementChild !== item) {
+      if (prev) prev.after(item);
+      else items.prepend(item);
+    }
+    last.set(group, item);
   }
-  for (const group of main.querySelectorAll("section.agent")) {
-    if (!group.querySelector("form.ask")) recycle(group);
+  for (const group of side.querySelectorAll("section.agent")) {
+    if (!group.querySelector("button.item")) recycle(group);
   }
+  // The side list's order, groups as they stand.
+  const before = order;
+  order = [...side.querySelectorAll("button.item")].map((b) => /** @type {HTMLElement} */ (b).dataset.ask || "");
+  // The oldest is shown first; a question answered gives way to the one after it in
+  // the list (the one before, when it was the last).
+  let kept = order[0] || null;
+  if (selected && live.has(selected)) kept = selected;
+  else if (selected)
+    kept = before.slice(before.indexOf(selected)).find((a) => live.has(a)) || order[order.length - 1] || null;
+  select(kept, false);
   empty.hidden = list.length > 0;
   document.getElementById("count").textContent = view.waiting;
   document.title = view.title;
 }
 
+/** Shows `ask` on the right, and marks its line; with `focus`, the focus moves in. */
+function select(ask, focus) {
+  selected = ask;
+  for (const [a, form] of forms) {
+    form.hidden = a !== ask;
+    form.classList.toggle("focused", a === ask);
+  }
+  for (const item of /** @type {NodeListOf<HTMLElement>} */ (side.querySelectorAll("button.item"))) {
+    if (item.dataset.ask === ask) {
+      item.setAttribute("aria-current", "true");
+      item.scrollIntoView({ block: "nearest" });
+    } else item.removeAttribute("aria-current");
+  }
+  const form = ask && forms.get(ask);
+  if (form && focus) (form.querySelector("input.choice, textarea, input.other, button") || form).focus();
+}
+
 function focusAsk(ask) {
-  const form = forms.get(ask);
-  if (!form) return;
-  for (const f of forms.values()) f.classList.toggle("focused", f === form);
-  form.scrollIntoView({ block: "start" });
-  (form.querySelector("input.choice, textarea, input.other, button") || form).focus();
+  if (forms.has(ask)) select(ask, true);
 }
 
 /** @returns {HTMLFormElement | null} */
 function currentForm() {
   const active = document.activeElement && document.activeElement.closest("form.ask");
-  return /** @type {HTMLFormElement | null} */ (
-    active || main.querySelector("form.ask.focused") || main.querySelector("form.ask")
-  );
+  return /** @type {HTMLFormElement | null} */ (active || (selected && forms.get(selected)) || null);
 }
 
 document.addEventListener("keydown", (e) => {
@@ -516,9 +569,8 @@ document.addEventListener("keydown", (e) => {
   const step = { j: 1, k: -1, ArrowDown: 1, ArrowUp: -1 }[e.key];
   if (step && (e.key === "j" || e.key === "k" || !target.matches("input"))) {
     e.preventDefault();
-    const all = /** @type {HTMLFormElement[]} */ ([...main.querySelectorAll("form.ask")]);
-    const next = all[Math.min(all.length - 1, Math.max(0, all.indexOf(form) + step))];
-    if (next) focusAsk(next.dataset.ask);
+    const next = order[Math.min(order.length - 1, Math.max(0, order.indexOf(form.dataset.ask || "") + step))];
+    if (next) focusAsk(next);
     return;
   }
   if (/^[1-9]$/.test(e.key)) {
@@ -559,7 +611,8 @@ async function relabel() {
   // Taken apart and built again in one go: the page is never seen empty.
   for (const form of forms.values()) forget(form);
   forms.clear();
-  for (const group of [...main.querySelectorAll("section.agent")]) recycle(group);
+  for (const group of [...side.querySelectorAll("section.agent")]) recycle(group);
+  selected = ask || null;
   apply(view);
   if (ask) focusAsk(ask);
 }

@@ -164,9 +164,19 @@ def forms(driver):
 
 
 def form_of(driver, agent, timeout=10):
-    """Waits for the question of `agent` and returns its form."""
+    """Waits for the question of `agent`, picks it in the side list, and returns its form."""
     selector = f"form.ask[data-agent='{agent}']"
-    return wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, selector), f"the question of {agent}", timeout)[0]
+    form = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, selector), f"the question of {agent}", timeout)[0]
+    return picked(driver, form)
+
+
+def picked(driver, form):
+    """Shows `form` on the right, as a person does: by its line in the side list."""
+    if not form.is_displayed():
+        ask = form.get_attribute("data-ask")
+        driver.find_element(By.CSS_SELECTOR, f"#waiting button.item[data-ask='{ask}']").click()
+        wait_for(form.is_displayed, "the question shown")
+    return form
 
 
 def shot(driver, name):

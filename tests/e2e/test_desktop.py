@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (Agent, Tray, app_pid, displayed_notifications, form_of, forms, gone, notification_log, shot,
+from conftest import (Agent, Tray, app_pid, displayed_notifications, form_of, forms, gone, notification_log, picked, shot,
                       wait_for, window_visible)
 
 PLAN = """# Migrate the session store to Redis
@@ -124,20 +124,42 @@ def test_fifty_questions_from_five_agents(app, sock):
             agent.ask({"id": "q", "question": f"Question {n + 1} of agent {i}?", "header": f"Step {n + 1}",
                        "options": [{"label": "Yes"}, {"label": "No", "description": "not now"}]})
     wait_for(lambda: len(forms(app)) == 50, "fifty questions", timeout=20)
-    groups = app.find_elements(By.CSS_SELECTOR, "section.agent")
+    # The side list: every agent at a glance, with its count, its questions oldest first.
+    groups = app.find_elements(By.CSS_SELECTOR, "#waiting section.agent")
     assert sorted(g.get_attribute("data-agent") for g in groups) == [f"agent-{i}" for i in range(5)]
     for g in groups:
         i = g.get_attribute("data-agent").split("-")[1]
-        texts = [t.text for t in g.find_elements(By.CSS_SELECTOR, "p.text")]
-        assert texts == [f"Question {n + 1} of agent {i}?" for n in range(10)], "oldest first, none lost"
+        titles = [t.text for t in g.find_elements(By.CSS_SELECTOR, "button.item .title")]
+        assert titles == [f"Step {n + 1}: Question {n + 1} of agent {i}?" for n in range(10)], "oldest first, none lost"
         assert g.find_element(By.CSS_SELECTOR, "h2 .n").text == "10 questions"
         assert g.find_element(By.CSS_SELECTOR, "h2 .client").text == clients[int(i)], "the agent's client is named"
         assert g.find_element(By.CSS_SELECTOR, "h2 .depth").text == f"delegation depth {i}"
-        assert not g.find_elements(By.CSS_SELECTOR, ".detail"), "no detail, no detail block"
         assert "null" not in g.text
     assert app.find_element(By.ID, "count").text == "50 waiting"
-    shot(app, "many-agents")
+    # One question on the right, full size: the first in the list, until another is picked.
+    lines = [b.text for b in app.find_elements(By.CSS_SELECTOR, "#waiting button.item")]
+    current = lambda: app.find_element(By.CSS_SELECTOR, "#waiting button.item[aria-current='true']").text
+    shown = lambda: [f.find_element(By.CSS_SELECTOR, "p.text").text for f in forms(app) if f.is_displayed()]
+    assert [f"Step 1: {t}" for t in shown()] == [lines[0]] == [current()]
+    assert not [f for f in forms(app) if f.is_displayed()][0].find_elements(By.CSS_SELECTOR, ".detail"), \
+        "no detail, no detail block"
+    shot(app, "inbox")
+    # Answered one after another, with no scrolling: each answer shows the next.
+    body = app.find_element(By.TAG_NAME, "body")
+    for n in range(2):
+        body.send_keys("1")
+        app.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_for(lambda: current() == lines[n + 1] and shown() == [lines[n + 1].split(": ", 1)[1]],
+                 f"the next question shown: {lines[n + 1]}")
+    # j goes down the list, k back up.
+    body.send_keys("j")
+    wait_for(lambda: current() == lines[3], "j: the next in the list")
+    body.send_keys("k")
+    wait_for(lambda: current() == lines[2], "k: the one before")
+    count = lambda: app.find_element(By.CSS_SELECTOR, "#waiting section.agent[data-agent='agent-3'] h2 .n").text
+    before = int(count().split()[0])
     form_of(app, "agent-3").find_element(By.XPATH, ".//button[text()='Submit']").click()
+    wait_for(lambda: count() == f"{before - 1} questions", "the count follows the answer")
     for agent in agents:
         agent.close()
     wait_for(lambda: not forms(app), "every question withdrawn when its agents go", timeout=5)
@@ -163,14 +185,18 @@ def test_hostile_details_and_labels_run_nothing(app, ask):
             "--option", f"safe{i}", "--agent-id", f"hostile-{i}")
     wait_for(lambda: len(forms(app)) == len(HOSTILE), "every hostile question", timeout=15)
     time.sleep(0.5)
-    for link in app.find_elements(By.CSS_SELECTOR, ".detail a"):
-        href = link.get_attribute("href") or ""
-        assert not href.lower().startswith(("javascript:", "data:")), href
-        link.click() if href == "" else None
+    for form in forms(app):
+        picked(app, form)
+        for link in form.find_elements(By.CSS_SELECTOR, ".detail a"):
+            href = link.get_attribute("href") or ""
+            assert not href.lower().startswith(("javascript:", "data:")), href
+            link.click() if href == "" else None
     assert app.execute_script("return window.__pwned") is None
     assert not app.find_elements(By.CSS_SELECTOR, ".detail script, .detail img, .detail svg, .detail iframe, .detail [style], [onerror], [onload], [ontoggle]")
-    texts = [e.text for e in app.find_elements(By.CSS_SELECTOR, "p.text")]
+    texts = [e.get_attribute("textContent") for e in app.find_elements(By.CSS_SELECTOR, "p.text")]
     assert HOSTILE[0] in texts, "question text is shown as text, not markup"
+    titles = [e.get_attribute("textContent") for e in app.find_elements(By.CSS_SELECTOR, "#waiting .title")]
+    assert f"{HOSTILE[0]}: {HOSTILE[0]}" in titles, "and so is its line in the side list"
     shot(app, "hostile")
 
 

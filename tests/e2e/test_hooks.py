@@ -9,7 +9,8 @@ from selenium.webdriver.common.by import By
 
 import signal
 
-from conftest import OUT, USERQ, Tray, app_pid, displayed_notifications, forms, notification_log, shot, wait_for
+from conftest import (OUT, USERQ, Tray, app_pid, displayed_notifications, forms, notification_log, picked, shot,
+                      wait_for)
 
 
 class Hook:
@@ -31,7 +32,7 @@ class Hook:
 
 def form_asking(driver, text):
     xpath = f"//form[contains(@class,'ask')][.//p[@class='text' and text()={json.dumps(text)}]]"
-    return wait_for(lambda: driver.find_elements(By.XPATH, xpath), f"the question {text!r}")[0]
+    return picked(driver, wait_for(lambda: driver.find_elements(By.XPATH, xpath), f"the question {text!r}")[0])
 
 
 def test_an_edit_shows_its_diff_and_is_always_allowed_from_the_window(app, sock, tmp_path):

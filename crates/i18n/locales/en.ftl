@@ -10,6 +10,7 @@ window-title = User Questions
 window-title-count = User Questions ({ $count })
 window-waiting = { $count } waiting
 window-empty = No questions waiting. Agents' questions appear here as they ask.
+window-waiting-list = Waiting questions, by agent
 window-dnd = Do not disturb
 window-language = Language
 window-shortcut-pick = pick an option

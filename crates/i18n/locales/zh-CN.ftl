@@ -9,6 +9,7 @@ window-title = User Questions
 window-title-count = User Questions（{ $count }）
 window-waiting = { $count } 个待回答
 window-empty = 没有待回答的问题。智能体提问时，问题会出现在这里。
+window-waiting-list = 待回答的问题（按智能体）
 window-dnd = 勿扰
 window-language = 语言
 window-shortcut-pick = 选择选项
