@@ -4,6 +4,7 @@
     notification closed) and the tray menu;
   - PSS of the app with its WebKit processes: tray only (--background), window open
     and idle, with 1,000 pending, after 10,000 answered through the window;
+  - the History view's first page with 100,000 recorded asks (tab clicked -> 50 shown);
   - the peer desktop app (mcp-feedback-enhanced 2.8.5's Linux binary) idle, measured
     the same way.
 Usage: tests/e2e/session .tools/venv/bin/python benches/desktop_figures.py"""
@@ -85,6 +86,7 @@ def main():
     tray_pss = settle(tray.pid)
     tray.terminate()
     tray.wait(10)
+    fill_history(sock.parent / "data" / "history.sqlite3", 100_000)
 
     driver_proc = subprocess.Popen([DRIVER, "--port", "4777", "--native-driver", "/usr/bin/WebKitWebDriver"], env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -157,6 +159,7 @@ def main():
         batch.close()
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 0, "all answered", 60)
     after_pss = settle(pid, label="after 10,000 answered")
+    first_page = history_first_page(driver, sock.parent / "data" / "history.sqlite3")
     driver.quit()
     driver_proc.terminate()
 
@@ -177,9 +180,51 @@ def main():
           f"median {statistics.median(to_gone) * 1000:.0f} ms, p95 {p(to_gone, 0.95):.0f} ms, max {max(to_gone) * 1000:.0f} ms")
     print(f"PSS, app + WebKit processes: tray only {tray_pss:.0f} MiB; window open, idle {idle_pss:.0f} MiB; "
           f"1,000 pending {pending_pss:.0f} MiB; after {answered:,} answered {after_pss:.0f} MiB")
+    print(f"History view, first page of 50 out of {first_page[1]:,} recorded asks (tab clicked -> shown, 10 times): "
+          f"median {statistics.median(first_page[0]) * 1000:.0f} ms, max {max(first_page[0]) * 1000:.0f} ms")
     if peer_pss is not None:
         print(f"peer mcp-feedback-enhanced 2.8.5 desktop app, idle, same measure: {peer_pss:.0f} MiB PSS "
               f"(ratio to our idle window: {peer_pss / idle_pss:.1f}x)")
+
+
+def fill_history(path, n):
+    """`n` recorded asks, as the recorder writes them, put straight into the file the
+    tray app made (the app is not running)."""
+    import json
+    import sqlite3
+    conn = sqlite3.connect(path)
+    now = time.time_ns()
+    rows = []
+    for i in range(n):
+        q = {"id": "q", "question": f"Which package manager for service {i}?", "options": [{"label": "npm"}, {"label": "pnpm"}]}
+        outcome = {"answer": {"answers": [{"id": "q", "selected": ["pnpm"]}]}}
+        at = now - (n - i) * 1_000_000
+        rows.append((at, i, f"agent-{i % 5}", "claude-code", 0, json.dumps({"questions": [q]}), None,
+                     f"which package manager for service {i}?\npnpm", at + 500_000_000, json.dumps(outcome), "window"))
+    conn.executemany("INSERT INTO asks (asked_at, seq, agent_id, agent_client, agent_depth, request, context, search, "
+                     "ended_at, outcome, answered_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.commit()
+    conn.close()
+
+
+def history_first_page(driver, path):
+    """Clicks the History tab and waits for its first page, ten times; the times and
+    how many asks the history holds."""
+    from selenium.webdriver.common.by import By
+    times = []
+    for _ in range(10):
+        driver.find_element(By.CSS_SELECTOR, "nav.tabs button[data-view='questions']").click()
+        t0 = time.perf_counter()
+        driver.find_element(By.CSS_SELECTOR, "nav.tabs button[data-view='history']").click()
+        wait_for(lambda: driver.execute_script(
+            "return document.querySelectorAll('#history-list > li').length") == 50, "the first page", 10)
+        times.append(time.perf_counter() - t0)
+        driver.execute_script("document.getElementById('history-list').replaceChildren()")
+    import sqlite3
+    conn = sqlite3.connect(path)
+    total = conn.execute("SELECT count(*) FROM asks").fetchone()[0]
+    conn.close()
+    return times, total
 
 
 def _try(make):

@@ -132,9 +132,16 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
     let mut changes = app.state::<AppState>().inbox.watch();
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
-            // The window hears at once; the tray and notifications wait for the burst,
+            // The window hears at once (or, when there is none, is built hidden for
+            // the question that came); the tray and notifications wait for the burst,
             // and the window hears again only of changes that came during it.
             let _ = app.emit("questions-changed", ());
+            let waiting = app.state::<AppState>().inbox.len() > 0;
+            let handle = app.clone();
+            let _ = app.run_on_main_thread(move || match waiting {
+                true => window::prepare(&handle),
+                false => window::retire_when_idle(&handle),
+            });
             tokio::time::sleep(BURST).await;
             if changes.borrow_and_update().has_changed() {
                 let _ = app.emit("questions-changed", ());

@@ -1,10 +1,12 @@
-//! The window exists only while someone looks at it: built when the person opens it
-//! (tray, notification click, a second launch), hidden on close, and destroyed after
-//! it has stayed hidden a while, so an idle tray app holds no webview.
+//! The window exists only while it is needed: built hidden when a question arrives and
+//! none exists (page loaded, the question rendered, so a click on its notification only
+//! maps it), built shown when the person opens it otherwise (tray, a second launch),
+//! hidden on close, and destroyed once it has stayed hidden a while with nothing
+//! pending, so an idle tray app holds no webview.
 
 use std::time::Duration;
 
-use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewUrl, WebviewWindowBuilder, WindowEvent};
+use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
 
 use crate::app_state::AppState;
 
@@ -30,10 +32,23 @@ pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
         }
         return;
     }
+    build(app, true);
+}
+
+/// Gets the window ready, hidden, for the question that just arrived, unless one
+/// exists.
+pub fn prepare<R: Runtime>(app: &AppHandle<R>) {
+    if app.get_webview_window(LABEL).is_none() && build(app, false).is_some() {
+        retire_when_idle(app);
+    }
+}
+
+fn build<R: Runtime>(app: &AppHandle<R>, visible: bool) -> Option<WebviewWindow<R>> {
     let built = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
         .title(app.state::<crate::AppState>().text().tr("window-title"))
         .inner_size(900.0, 760.0)
         .min_inner_size(420.0, 360.0)
+        .visible(visible)
         .build();
     match built {
         Ok(window) => {
@@ -44,27 +59,42 @@ pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
                     hide(&handle);
                 }
             });
+            Some(window)
         }
-        Err(e) => tracing::error!("cannot open the window: {e}"),
+        Err(e) => {
+            tracing::error!("cannot open the window: {e}");
+            None
+        }
     }
 }
 
-/// Hides the window and destroys it if it stays hidden.
+/// Hides the window and destroys it if it stays hidden with nothing pending.
 pub fn hide<R: Runtime>(app: &AppHandle<R>) {
     let Some(window) = app.get_webview_window(LABEL) else { return };
     let _ = window.hide();
+    retire_when_idle(app);
+}
+
+/// Destroys the window if, after a while, it is still hidden, was not shown meanwhile,
+/// and nothing is pending (a question still waiting keeps it ready for its click; the
+/// last one answered elsewhere calls this again).
+pub fn retire_when_idle<R: Runtime>(app: &AppHandle<R>) {
     let shown = app.state::<AppState>().times_shown();
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(idle_before_destroy()).await;
-        if app.state::<AppState>().times_shown() != shown {
+        let state = app.state::<AppState>();
+        if state.times_shown() != shown || state.inbox.len() > 0 {
             return;
         }
-        if let Some(w) = app.get_webview_window(LABEL) {
-            if !w.is_visible().unwrap_or(true) {
-                crate::webview_cycle::break_cycle(&w);
-                let _ = w.destroy();
+        let handle = app.clone();
+        let _ = app.run_on_main_thread(move || {
+            if let Some(w) = handle.get_webview_window(LABEL) {
+                if !w.is_visible().unwrap_or(true) && handle.state::<AppState>().inbox.len() == 0 {
+                    crate::webview_cycle::break_cycle(&w);
+                    let _ = w.destroy();
+                }
             }
-        }
+        });
     });
 }

@@ -239,22 +239,41 @@ def test_a_second_launch_focuses_the_running_window(app, sock):
     assert sock.exists(), "the first instance still serves"
 
 
-def test_background_start_has_no_window_until_opened(tmp_path):
+def test_background_start_holds_no_webview_until_a_question_whose_click_only_shows_it(tmp_path):
     from conftest import APP
 
     sock = tmp_path / "bg.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn")
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(tmp_path / "data"), RUST_LOG="warn",
+               USERQ_WINDOW_IDLE_SECS="1")
     bg = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.DEVNULL)
+    page = lambda: subprocess.run(["pgrep", "-P", str(bg.pid), "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
     try:
+        subprocess.run(["dunstctl", "close-all"], check=True)
         wait_for(sock.exists, "the tray app's socket")
         time.sleep(1)
         assert not window_visible(), "started in the tray, no window"
-        webkit = subprocess.run(["pgrep", "-P", str(bg.pid), "WebKitWebProces"], capture_output=True, text=True).stdout
-        assert webkit.strip() == "", "no web page process while no window is open"
+        assert page() == "", "no web page process while nothing is pending"
         agent = Agent(sock, "tray-only")
-        agent.ask({"id": "q", "question": "Asked while in the tray?"})
+        agent.ask({"id": "q", "question": "Asked while in the tray?", "options": [{"label": "Yes"}, {"label": "No"}]})
         wait_for(lambda: "Asked while in the tray?" in notification_log(), "a notification without a window")
-        agent.close()
+        # The question got the window ready: built, page loaded, and not shown.
+        wait_for(page, "the window built hidden for the question")
+        time.sleep(1.5)
+        assert not window_visible(), "still hidden: nobody asked to see it"
+        assert page(), "kept while its question waits, though hidden longer than the idle time"
+        wait_for(lambda: displayed_notifications() >= 1, "the notification on screen")
+        subprocess.run(["dunstctl", "action", "0"], check=True)
+        wait_for(window_visible, "the click shows the window")
+        agent.close()  # withdrawn: nothing pending any more
+        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
+
+        def press_escape():
+            subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
+            time.sleep(0.5)
+            return not window_visible()
+
+        wait_for(press_escape, "Esc to hide the window")
+        wait_for(lambda: not page(), "no webview once hidden a while with nothing pending", timeout=10)
     finally:
         bg.send_signal(signal.SIGTERM)
         bg.wait(10)
