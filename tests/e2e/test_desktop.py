@@ -239,6 +239,18 @@ def test_a_second_launch_focuses_the_running_window(app, sock):
     assert sock.exists(), "the first instance still serves"
 
 
+def hide_with_escape():
+    """Real X input: a click gives the page focus once it has loaded, then Esc."""
+    window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
+
+    def press():
+        subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
+        time.sleep(0.5)
+        return not window_visible()
+
+    wait_for(press, "Esc to hide the window")
+
+
 def test_background_start_holds_no_webview_until_a_question_whose_click_only_shows_it(tmp_path):
     from conftest import APP
 
@@ -265,14 +277,7 @@ def test_background_start_holds_no_webview_until_a_question_whose_click_only_sho
         subprocess.run(["dunstctl", "action", "0"], check=True)
         wait_for(window_visible, "the click shows the window")
         agent.close()  # withdrawn: nothing pending any more
-        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
-
-        def press_escape():
-            subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
-            time.sleep(0.5)
-            return not window_visible()
-
-        wait_for(press_escape, "Esc to hide the window")
+        hide_with_escape()
         wait_for(lambda: not page(), "no webview once hidden a while with nothing pending", timeout=10)
     finally:
         bg.send_signal(signal.SIGTERM)
@@ -319,15 +324,7 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
     try:
         wait_for(window_visible, "the window of a launch by a person")
         wait_for(page, "the page process")
-        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
-
-        def press_escape():
-            # Real X input: a click gives the page focus once it has loaded, then Esc.
-            subprocess.run(["xdotool", "mousemove", "--window", window, "200", "200", "click", "1", "key", "Escape"], check=True)
-            time.sleep(0.5)
-            return not window_visible()
-
-        wait_for(press_escape, "Esc to hide the window")
+        hide_with_escape()
         wait_for(lambda: not page(), "the page process to exit after the window stayed hidden", timeout=10)
         assert app.poll() is None, "the app lives on in the tray"
         assert sock.exists()
