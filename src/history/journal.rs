@@ -483,15 +483,23 @@ pub fn fold(conn: &Connection, dir: &Path) -> rusqlite::Result<usize> {
     Ok(folded)
 }
 
-/// The whole lines of a journal from `from` on, and where they end.
+/// The whole lines of a journal from `from` on, and where they end. A line cut short
+/// (a full disk) is left for its writer to finish, unless the writer is gone: then it
+/// never will be, and the journal counts as read to its end.
 fn read_from(path: &Path, from: u64) -> std::io::Result<(Vec<u8>, u64)> {
     let mut file = File::open(path)?;
     file.seek(SeekFrom::Start(from))?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
     let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let end = if whole < bytes.len() && writer_gone(path) {
+        tracing::warn!("history: the last line of the journal {} was cut short; it is dropped", path.display());
+        bytes.len()
+    } else {
+        whole
+    };
     bytes.truncate(whole);
-    Ok((bytes, from + whole as u64))
+    Ok((bytes, from + end as u64))
 }
 
 /// Whether the process that wrote a journal has let it go.
@@ -620,5 +628,20 @@ mod tests {
         assert_eq!(fold(&conn, &journals).unwrap(), 0);
         assert_eq!(std::fs::read_dir(&journals).unwrap().count(), 0, "wholly folded, its writer gone");
         assert_eq!(store::count(&conn).unwrap(), 4);
+    }
+
+    #[test]
+    fn a_line_cut_short_by_a_writer_now_gone_is_dropped_and_the_rest_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let journals = dir.path().join(DIR);
+        std::fs::create_dir(&journals).unwrap();
+        let whole = r#"{"ruleUsed":{"id":1,"at":5}}"#;
+        std::fs::write(journals.join("00000000000000000001-1.000000.jsonl"), format!("{whole}\n{{\"whole\":{{\"ask"))
+            .unwrap();
+        let conn = Connection::open_in_memory().unwrap();
+        store::migrate(&conn).unwrap();
+        assert_eq!(fold(&conn, &journals).unwrap(), 1, "the whole line");
+        assert_eq!(fold(&conn, &journals).unwrap(), 0, "the cut one is not waited for");
+        assert_eq!(std::fs::read_dir(&journals).unwrap().count(), 0, "and the journal is done with");
     }
 }
