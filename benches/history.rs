@@ -174,8 +174,12 @@ fn file_figures() {
     });
     let path = dir.path().join(history::FILE);
     let conn = store::open_for_writing(&path).unwrap();
-    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);").unwrap();
     assert_eq!(store::count(&conn).unwrap(), n as i64);
+    // Everything copied from the write-ahead log into the file, once the server's
+    // folder has let go of it.
+    while conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0)).unwrap() != 0 {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let bytes = std::fs::metadata(&path).unwrap().len();
     println!("file: {bytes} bytes for {n} asks = {} bytes per recorded ask", bytes / n as u64);
     let reader = store::open_for_reading(&path).unwrap();

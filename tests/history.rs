@@ -229,15 +229,14 @@ async fn asks_answered_while_the_history_is_locked_are_kept_and_written_after() 
     for _ in 0..3 {
         answered_once(&socket).await;
     }
-    // The server's folder has met the lock by now; the asks wait in its journal.
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    // The server's folder has met the lock by now and waits; the asks are in its journal.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     lock.execute_batch("COMMIT").unwrap();
     drop(lock);
     let kept = history(&socket, &[]).await;
     assert_eq!(kept.len(), 4, "every ask answered under the lock is kept: {kept:?}");
     signal(&server, libc::SIGTERM);
-    let out = finish(server).await;
-    assert!(out.stderr.contains("cannot write") && out.stderr.contains("journal"), "{}", out.stderr);
+    finish(server).await;
 }
 
 #[tokio::test]

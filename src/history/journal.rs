@@ -288,6 +288,8 @@ impl Journal {
             .name("history-folder".into())
             .spawn(move || {
                 lowest_priority();
+                // Off every asker's path: it may wait for a reader's fold to finish.
+                let _ = conn.busy_timeout(std::time::Duration::from_secs(5));
                 let mut failing = false;
                 loop {
                     std::thread::park();
@@ -363,12 +365,14 @@ impl Journal {
     }
 }
 
-/// Puts the calling thread below every other (SCHED_IDLE): under load the folding
-/// waits for an idle moment, and the journal holds the entries meanwhile.
+/// Puts the calling thread at the lowest priority short of idle (nice 19): under load
+/// the folding mostly waits for a quiet moment, and the journal holds the entries
+/// meanwhile, yet it is never starved while it holds the file's write lock.
 fn lowest_priority() {
-    let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: sched_setscheduler reads `param` and changes only the calling thread (0).
-    if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } != 0 {
+    // SAFETY: gettid and setpriority touch no memory; on Linux a thread id names the
+    // calling thread alone.
+    let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19) };
+    if done != 0 {
         tracing::debug!("history: the folder keeps its priority: {}", std::io::Error::last_os_error());
     }
 }
@@ -419,6 +423,22 @@ fn journals(dir: &Path) -> std::io::Result<Vec<(String, u64)>> {
 /// folded whose writer is gone; how many entries it folded. Nothing to fold costs no
 /// write transaction.
 pub fn fold(conn: &Connection, dir: &Path) -> rusqlite::Result<usize> {
+    let mut folded = 0;
+    loop {
+        let n = fold_some(conn, dir)?;
+        folded += n;
+        if n < PER_TRANSACTION {
+            return Ok(folded);
+        }
+    }
+}
+
+/// The most entries one transaction folds, so that no fold holds the file's write lock
+/// for long (a reader folding too waits for it).
+const PER_TRANSACTION: usize = 2_000;
+
+/// One transaction of [`fold`]: at most [`PER_TRANSACTION`] entries.
+fn fold_some(conn: &Connection, dir: &Path) -> rusqlite::Result<usize> {
     let files = journals(dir).map_err(io_error)?;
     let behind = |conn: &Connection| -> rusqlite::Result<bool> {
         for (name, len) in &files {
@@ -444,7 +464,7 @@ pub fn fold(conn: &Connection, dir: &Path) -> rusqlite::Result<usize> {
     for (name, _) in &files {
         let from = folded_to(&tx, name)?.unwrap_or(0);
         let path = dir.join(name);
-        let (lines, to) = match read_from(&path, from as u64) {
+        let (lines, mut to) = match read_from(&path, from as u64) {
             Ok(read) => read,
             // Removed since it was listed: wholly folded, by another.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -453,7 +473,14 @@ pub fn fold(conn: &Connection, dir: &Path) -> rusqlite::Result<usize> {
                 continue;
             }
         };
-        for line in lines.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let mut at = from as u64;
+        for line in lines.split_inclusive(|b| *b == b'\n') {
+            if folded == PER_TRANSACTION {
+                // The rest waits for the next transaction.
+                to = at;
+                break;
+            }
+            at += line.len() as u64;
             match serde_json::from_slice::<Entry>(line) {
                 Ok(entry) => {
                     apply(&tx, name, entry)?;

@@ -81,9 +81,13 @@ pub fn open_for_writing(path: &Path) -> rusqlite::Result<Connection> {
 /// Folds what the journals beside `path` hold and the file lacks (see
 /// [`super::journal`]); a fold that cannot be done now is done by the next.
 fn fold_journals(conn: &Connection, path: &Path) {
+    // A server folding at the same moment holds the lock a few milliseconds a time;
+    // a reader waits for it rather than read without the newest asks.
+    let _ = conn.busy_timeout(Duration::from_secs(5));
     if let Err(e) = super::journal::fold(conn, &super::journal::dir_of(path)) {
         tracing::warn!("history: folding the journals of {}: {e}", path.display());
     }
+    let _ = conn.busy_timeout(Duration::from_millis(200));
 }
 
 /// Opens the history to read it, with what the journals hold folded in first (when
