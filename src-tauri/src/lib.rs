@@ -136,7 +136,7 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
             // the question that came); the tray and notifications wait for the burst,
             // and the window hears again only of changes that came during it.
             let _ = app.emit("questions-changed", ());
-            let waiting = app.state::<AppState>().inbox.len() > 0;
+            let waiting = !app.state::<AppState>().inbox.is_empty();
             let handle = app.clone();
             let _ = app.run_on_main_thread(move || match waiting {
                 true => window::prepare(&handle),

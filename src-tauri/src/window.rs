@@ -84,13 +84,13 @@ pub fn retire_when_idle<R: Runtime>(app: &AppHandle<R>) {
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(idle_before_destroy()).await;
         let state = app.state::<AppState>();
-        if state.times_shown() != shown || state.inbox.len() > 0 {
+        if state.times_shown() != shown || !state.inbox.is_empty() {
             return;
         }
         let handle = app.clone();
         let _ = app.run_on_main_thread(move || {
             if let Some(w) = handle.get_webview_window(LABEL) {
-                if !w.is_visible().unwrap_or(true) && handle.state::<AppState>().inbox.len() == 0 {
+                if !w.is_visible().unwrap_or(true) && handle.state::<AppState>().inbox.is_empty() {
                     crate::webview_cycle::break_cycle(&w);
                     let _ = w.destroy();
                 }
