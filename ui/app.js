@@ -441,14 +441,15 @@ function groupFor(g) {
   return group;
 }
 
-/** The side list's line for an ask: its title, and how many questions it holds. */
+/** The side list's line for an ask: its header and question, and how many more it holds. */
 function itemFor(view) {
   const q = view.questions[0];
   const more = view.questions.length > 1 ? ` +${view.questions.length - 1}` : "";
   const button = el(
     "button",
     { type: "button", class: "item", onclick: () => focusAsk(view.ask) },
-    el("span", { class: "title", text: (q.header ? `${q.header}: ` : "") + q.question + more }),
+    q.header ? el("span", { class: "header", text: q.header }) : null,
+    el("span", { class: "title", text: q.question + more }),
   );
   button.dataset.ask = view.ask;
   return el("li", {}, button);
