@@ -2,9 +2,11 @@
 //! door, with how it ended and who gave the answer; and remembered answers. Both are
 //! waterfall participants over one SQLite file (the service's core knows nothing of
 //! it): the [`recorder::Recorder`] first, the [`rules::Rules`] next, then everyone
-//! else. A history that cannot be opened or written never stops a question: a corrupt
-//! file is moved aside, a locked or unwritable one is skipped, each with one line on
-//! stderr, and questions go on.
+//! else. The recorder appends each ending to this process's [`journal::Journal`]
+//! before the asker has it; the journal is folded into the file off the asker's path.
+//! A history that cannot be opened or written never stops a question: a corrupt file
+//! is moved aside, an unwritable one is skipped, each with one line on stderr; a file
+//! locked for a while only delays the fold.
 
 pub mod journal;
 pub mod recorder;
