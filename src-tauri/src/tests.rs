@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
 use tauri::webview::InvokeRequest;
-use tauri::{Manager, WebviewWindowBuilder};
+use tauri::Manager;
 use tokio_util::sync::CancellationToken;
 use user_questions::model::{AskRequest, Question};
 
@@ -58,7 +58,7 @@ pub(crate) fn wait_until(what: &str, check: impl Fn() -> bool) {
 fn the_whole_app_runs_under_the_mock_runtime() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("run").join("userq.sock");
-    let app = mock_app(socket.clone());
+    let mut app = mock_app(socket.clone());
     assert!(std::os::unix::net::UnixStream::connect(&socket).is_ok(), "the service listens");
     assert!(app.get_webview_window(crate::window::LABEL).is_none(), "a background start has no window");
 
@@ -73,7 +73,17 @@ fn the_whole_app_runs_under_the_mock_runtime() {
     tauri::async_runtime::block_on(changes.changed()).unwrap();
     assert_eq!(inbox.len(), 1);
 
-    let window = WebviewWindowBuilder::new(&app, crate::window::LABEL, Default::default()).build().unwrap();
+    // The question gets the window ready (built hidden); the test speaks through it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let window = loop {
+        #[allow(deprecated)]
+        app.run_iteration(|_, _| {});
+        if let Some(w) = app.get_webview_window(crate::window::LABEL) {
+            break w;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for the window built for the question");
+        std::thread::sleep(Duration::from_millis(5));
+    };
     for name in COMMAND_NAMES {
         if name == "hide_window" {
             continue; // it hides the window this test speaks through
