@@ -418,6 +418,8 @@ const pane = /** @type {HTMLElement} */ (document.getElementById("selected"));
 let order = [];
 /** @type {string | null} */
 let selected = null;
+/** Whether the person has picked a question yet; until then the oldest is shown. */
+let picked = false;
 
 /** @param {GroupView} g @returns {HTMLElement} */
 function groupFor(g) {
@@ -516,12 +518,12 @@ function apply(view) {
   // The side list's order, groups as they stand.
   const before = order;
   order = [...side.querySelectorAll("button.item")].map((b) => /** @type {HTMLElement} */ (b).dataset.ask || "");
-  // The oldest is shown first; a question answered gives way to the one after it in
-  // the list (the one before, when it was the last).
+  // The oldest is shown until the person picks one; a picked question, once answered,
+  // gives way to the one after it in the list (the one before, when it was the last).
   let kept = order[0] || null;
-  if (selected && live.has(selected)) kept = selected;
-  else if (selected)
-    kept = before.slice(before.indexOf(selected)).find((a) => live.has(a)) || order[order.length - 1] || null;
+  const at = selected ? before.indexOf(selected) : -1;
+  if (picked && selected && live.has(selected)) kept = selected;
+  else if (picked && at >= 0) kept = before.slice(at).find((a) => live.has(a)) || order[order.length - 1] || null;
   select(kept, false);
   empty.hidden = list.length > 0;
   document.getElementById("count").textContent = view.waiting;
@@ -546,7 +548,9 @@ function select(ask, focus) {
 }
 
 function focusAsk(ask) {
-  if (forms.has(ask)) select(ask, true);
+  if (!forms.has(ask)) return;
+  picked = true;
+  select(ask, true);
 }
 
 /** @returns {HTMLFormElement | null} */

@@ -142,7 +142,7 @@ def test_fifty_questions_from_five_agents(app, sock):
     lines = [b.text for b in app.find_elements(By.CSS_SELECTOR, "#waiting button.item .title")]
     current = lambda: app.find_element(By.CSS_SELECTOR, "#waiting button.item[aria-current='true'] .title").text
     shown = lambda: [f.find_element(By.CSS_SELECTOR, "p.text").text for f in forms(app) if f.is_displayed()]
-    assert shown() == [lines[0]] == [current()]
+    wait_for(lambda: shown() == [lines[0]] == [current()], "the oldest question shown")
     assert not [f for f in forms(app) if f.is_displayed()][0].find_elements(By.CSS_SELECTOR, ".detail"), \
         "no detail, no detail block"
     shot(app, "inbox")
