@@ -29,13 +29,8 @@ pub struct Rules {
 impl Rules {
     /// The rules of the history `conn` has open.
     pub fn new(conn: Connection, journal: Arc<Journal>) -> Self {
-        let stamp = conn.path().and_then(|p| {
-            let stamp = store::rules_stamp(std::path::Path::new(p));
-            // The counter as the file has it now, so the stamp is right from here on.
-            let version = store::rules_version(&conn).ok()?;
-            std::fs::write(&stamp, version.to_le_bytes()).ok()?;
-            std::fs::File::open(stamp).ok()
-        });
+        // The counter as the file has it now, so the stamp is right from here on.
+        let stamp = store::stamp_rules(&conn).and_then(|stamp| std::fs::File::open(stamp).ok());
         Self { conn: Mutex::new(conn), stamp, cache: Mutex::new((None, Vec::new())), journal }
     }
 

@@ -345,11 +345,16 @@ pub fn rules_stamp(history: &Path) -> std::path::PathBuf {
 /// Copies the change counter into the stamp after a change. Should this fail, a
 /// server notices the change at its next start; a server that cannot read the stamp
 /// asks the file each time.
-fn stamp_rules(conn: &Connection) {
-    let (Some(path), Ok(version)) = (conn.path(), rules_version(conn)) else { return };
+/// The stamp's path, once written.
+pub fn stamp_rules(conn: &Connection) -> Option<std::path::PathBuf> {
+    let (Some(path), Ok(version)) = (conn.path(), rules_version(conn)) else { return None };
     let stamp = rules_stamp(Path::new(path));
-    if let Err(e) = std::fs::write(&stamp, version.to_le_bytes()) {
-        tracing::warn!("history: cannot write {}: {e}", stamp.display());
+    match std::fs::write(&stamp, version.to_le_bytes()) {
+        Ok(()) => Some(stamp),
+        Err(e) => {
+            tracing::warn!("history: cannot write {}: {e}", stamp.display());
+            None
+        }
     }
 }
 
