@@ -1,7 +1,8 @@
 //! The history and remembered answers through the doors a person uses: asks over the
 //! socket (answered, failed, cancelled, refused), then `userq history` with and
 //! without a server; a server killed with SIGKILL right after its last answer; a
-//! corrupt, a locked and an unwritable history never stopping a question; a file of
+//! corrupt, a locked and an unwritable history, and a full disk, never stopping a
+//! question; a file of
 //! the first schema migrated; retention; rules added, used, refused and removed with
 //! `userq rules` while the server runs.
 
@@ -235,6 +236,112 @@ async fn asks_answered_while_the_history_is_locked_are_kept_and_written_after() 
     drop(lock);
     let kept = history(&socket, &[]).await;
     assert_eq!(kept.len(), 4, "every ask answered under the lock is kept: {kept:?}");
+    signal(&server, libc::SIGTERM);
+    finish(server).await;
+}
+
+/// A server whose data folder is a small filesystem of its own (a tmpfs mounted in a
+/// mount namespace of its own, which needs no privilege: a user namespace), and that
+/// folder as this test reaches it, through the server's `/proc/<pid>/root`.
+async fn serve_on_a_small_disk(socket: &Path) -> (tokio::process::Child, PathBuf) {
+    let dir = data(socket);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut unshare = tokio::process::Command::new("unshare");
+    unshare.args(["--user", "--map-root-user", "--mount", "sh", "-c"]);
+    unshare
+        .arg(r#"mount -t tmpfs -o size=1m tmpfs "$0" && exec "$1" serve"#)
+        .arg(&dir)
+        .arg(env!("CARGO_BIN_EXE_userq"));
+    let server = listening(run_as_userq(unshare, socket).spawn().unwrap(), socket).await;
+    let inside = PathBuf::from(format!("/proc/{}/root", server.id().unwrap())).join(dir.strip_prefix("/").unwrap());
+    (server, inside)
+}
+
+#[tokio::test]
+async fn a_full_disk_never_stops_a_question_and_the_history_goes_on_once_there_is_room() {
+    use std::io::Write as _;
+    let (_d, socket) = temp_socket();
+    let (mut server, inside) = serve_on_a_small_disk(&socket).await;
+    // What the server says, as it says it.
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
+    tokio::spawn({
+        let said = said.clone();
+        async move {
+            use tokio::io::AsyncBufReadExt as _;
+            let mut line = String::new();
+            while stderr.read_line(&mut line).await.is_ok_and(|n| n > 0) {
+                said.lock().unwrap().push_str(&std::mem::take(&mut line));
+            }
+        }
+    });
+    let lines =
+        |what: &str| said.lock().unwrap().lines().filter(|l| l.contains(what)).map(str::to_owned).collect::<Vec<_>>();
+    // `userq history` in the server's namespaces (SQLite resolves `/proc/<pid>/root`).
+    let read = || async {
+        let mut nsenter = tokio::process::Command::new("nsenter");
+        nsenter.args(["--target", &server.id().unwrap().to_string(), "--user", "--mount"]);
+        nsenter.args([env!("CARGO_BIN_EXE_userq"), "history", "--json"]);
+        let out = finish(run_as_userq(nsenter, &socket).spawn().unwrap()).await;
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        out.stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["request"]["questions"][0]["question"].clone())
+            .collect::<Vec<_>>()
+    };
+    let ask = |text: &'static str| {
+        let socket = socket.clone();
+        async move {
+            let mut a = answerer(&socket, json!("any")).await;
+            let asking = userq(&socket).args(["ask", text, "--option", "Yes"]).spawn().unwrap();
+            let offer = a.expect("questions/offer").await;
+            a.reply(&offer["id"], json!({"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})).await;
+            let out = finish(asking).await;
+            assert_eq!(out.code, Some(0), "{text} is answered: {}", out.stderr);
+        }
+    };
+    ask("Before the disk filled?").await;
+    assert_eq!(read().await, ["Before the disk filled?"]);
+    // Fill the disk to the last byte.
+    let filler = inside.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let full = loop {
+        if let Err(e) = f.write_all(&[0; 4096]) {
+            break e;
+        }
+    };
+    assert_eq!(full.raw_os_error(), Some(libc::ENOSPC), "{full}");
+    // Enough to need pages the disk has no more of.
+    for _ in 0..30 {
+        ask("While the disk is full?").await;
+    }
+    // Room again; the journal tries again a second after its last failure.
+    drop(f);
+    std::fs::remove_file(&filler).unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    ask("With room again?").await;
+    let kept = read().await;
+    assert_eq!(kept.first().unwrap(), "With room again?", "recorded again, and folded: {kept:?}");
+    assert_eq!(kept.last().unwrap(), "Before the disk filled?");
+    assert!(kept.len() < 32, "asks that found the disk full were dropped, not the questions: {}", kept.len());
+    // The server's own folder finds the file writable again at its next fold.
+    let troubles = lines("cannot write").len();
+    for _ in 0..500 {
+        if lines("again").len() == troubles {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let all = said.lock().unwrap().clone();
+    assert_eq!(lines("again").len(), troubles, "each trouble is said to be over: {all}");
+    let failed = lines("cannot write the journal");
+    assert_eq!(failed.len(), 1, "said once: {all}");
+    assert!(failed[0].contains("No space left on device"), "{}", failed[0]);
+    assert!(
+        failed[0].contains(&data(&socket).join("journal").display().to_string()),
+        "it names the file: {}",
+        failed[0]
+    );
     signal(&server, libc::SIGTERM);
     finish(server).await;
 }

@@ -719,7 +719,20 @@ document.getElementById("history-search").oninput = () => {
 };
 document.getElementById("history-more").onclick = () => loadHistory(true);
 
+// A history that cannot be kept, or cannot be written for now (a full disk), never
+// stops a question; the person is told why, for as long as it lasts.
+/** @param {HistoryProblem | null} why */
+function showHistoryProblem(why) {
+  const problem = /** @type {HTMLElement} */ (document.getElementById("history-problem"));
+  problem.hidden = !why;
+  const title = /** @type {HTMLElement} */ (problem.querySelector("strong"));
+  title.dataset.tr = why && why.paused ? "window-history-paused" : "window-history-off";
+  title.textContent = tr(title.dataset.tr);
+  /** @type {HTMLElement} */ (problem.querySelector(".why")).textContent = why ? why.why : "";
+}
+
 listen("questions-changed", () => refresh());
+listen("history-problem", (e) => showHistoryProblem(/** @type {HistoryProblem | null} */ (e.payload)));
 listen("language-changed", () => relabel());
 listen("focus-question", (e) => refresh().then(() => focusAsk(e.payload)));
 listen("do-not-disturb", (e) => {
@@ -732,9 +745,6 @@ listen("do-not-disturb", (e) => {
   /** @type {Status} */
   const status = await invoke("status");
   document.getElementById("dnd").hidden = !status.doNotDisturb;
-  // A history that cannot be kept never stops a question; the person is told why.
-  const problem = document.getElementById("history-problem");
-  problem.hidden = !status.historyProblem;
-  problem.querySelector(".why").textContent = status.historyProblem || "";
+  showHistoryProblem(status.historyProblem);
   if (status.focus) focusAsk(status.focus);
 })();

@@ -156,8 +156,8 @@ interface Status {
   doNotDisturb: boolean;
   socket: string;
   focus: string | null;
-  /** Why the history is not kept, if it is not. */
-  historyProblem: string | null;
+  /** Why the history is not written, if it is not. */
+  historyProblem: HistoryProblem | null;
 }
 
 interface Window {
@@ -165,4 +165,10 @@ interface Window {
     core: { invoke<T = unknown>(cmd: string, args?: Record<string, unknown>): Promise<T> };
     event: { listen<T = unknown>(event: string, handler: (e: { payload: T }) => void): Promise<() => void> };
   };
+}
+
+/** Why the history is not written: off since the start, or paused for now. */
+interface HistoryProblem {
+  paused: boolean;
+  why: string;
 }

@@ -19,7 +19,7 @@ pub struct Status {
     /// The question a notification click asked to show, once.
     pub focus: Option<String>,
     /// Why the history is not kept (a file that cannot be opened or written).
-    pub history_problem: Option<String>,
+    pub history_problem: Option<user_questions::history::Problem>,
 }
 
 #[tauri::command]
@@ -120,7 +120,7 @@ pub fn status(state: State<'_, AppState>) -> Status {
         do_not_disturb: state.do_not_disturb(),
         socket: state.socket.display().to_string(),
         focus: state.take_focus(),
-        history_problem: state.history.as_ref().and_then(|h| h.problem.clone()),
+        history_problem: state.history.as_ref().and_then(|h| h.problem_now()),
     }
 }
 
@@ -141,6 +141,31 @@ mod tests {
 
     use crate::app_state::AppState;
     use crate::tests::{invoke, wait_until};
+
+    #[test]
+    fn a_history_that_cannot_be_written_for_now_is_shown_paused_until_it_can() {
+        use tauri::Listener;
+        use user_questions::history::trouble::Source;
+        let dir = tempfile::tempdir().unwrap();
+        let app = crate::tests::mock_app(dir.path().join("run").join("userq.sock"));
+        let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<serde_json::Value>::new()));
+        app.listen_any("history-problem", {
+            let heard = heard.clone();
+            move |e| heard.lock().unwrap().push(serde_json::from_str(e.payload()).unwrap())
+        });
+        assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], json!(null));
+        let trouble = app.state::<AppState>().history.as_ref().unwrap().trouble.clone();
+        let why = "history: cannot write the journal /data/journal/1.jsonl: No space left on device (os error 28)";
+        trouble.report(Source::Journal, Some(why.into()));
+        let paused = json!({"paused": true, "why": why});
+        wait_until("the window told", || heard.lock().unwrap().last() == Some(&paused));
+        assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], paused);
+        trouble.report(Source::Journal, None);
+        wait_until("the window told it is over", || heard.lock().unwrap().last() == Some(&json!(null)));
+        assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], json!(null));
+        app.state::<AppState>().stop();
+    }
 
     #[test]
     fn the_window_lists_answers_dismisses_and_keeps_drafts() {

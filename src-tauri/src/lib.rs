@@ -119,6 +119,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
                 tray::build(app.handle())?;
             }
             follow(app.handle().clone());
+            follow_history(app.handle().clone());
             if !start.background {
                 window::open(app.handle(), None);
             }
@@ -152,6 +153,18 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
                 tray::update(&handle, &list);
                 handle.state::<notify::Notices>().update(&handle, &list);
             });
+        }
+    });
+}
+
+/// Tells the window when the history stops being written (a full disk) and when it
+/// is written again, as `history-problem` with what is wrong (or null).
+fn follow_history<R: Runtime>(app: AppHandle<R>) {
+    let Some(history) = app.state::<AppState>().history.clone() else { return };
+    let mut changes = history.trouble.watch();
+    tauri::async_runtime::spawn(async move {
+        while changes.changed().await.is_ok() {
+            let _ = app.emit("history-problem", history.problem_now());
         }
     });
 }

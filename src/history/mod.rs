@@ -12,6 +12,7 @@ pub mod journal;
 pub mod recorder;
 pub mod rules;
 pub mod store;
+pub mod trouble;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,12 +54,23 @@ impl Retention {
     }
 }
 
+/// What the window says of a history that is not written: off (it could not be
+/// opened: nothing is kept until the next start), or paused (it cannot be written
+/// for now, and is again once it can).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    pub paused: bool,
+    pub why: String,
+}
+
 /// The history a service was given: where it is, and what is wrong with it if it
 /// could not be used (shown in the window).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Installed {
     pub path: PathBuf,
     pub problem: Option<String>,
+    /// What keeps a history in use from being written now, while it lasts.
+    pub trouble: Arc<trouble::Trouble>,
 }
 
 /// The history this process keeps, unless `USERQ_HISTORY=off`: in [`data_dir`], with
@@ -92,6 +104,15 @@ impl Installed {
     pub fn file(&self) -> Option<PathBuf> {
         self.problem.is_none().then(|| self.path.clone())
     }
+
+    /// What is wrong with the history now: why it is not kept, or what keeps it from
+    /// being written at the moment.
+    pub fn problem_now(&self) -> Option<Problem> {
+        match &self.problem {
+            Some(why) => Some(Problem { paused: false, why: why.clone() }),
+            None => self.trouble.now().map(|why| Problem { paused: true, why }),
+        }
+    }
 }
 
 /// Opens the history in `dir` and puts the recorder and the rules at the top of the
@@ -101,7 +122,7 @@ pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Ins
     let problem = |what: String| {
         let line = format!("history: {}: {what}; questions go on without history", path.display());
         eprintln!("user-questions: {line}");
-        Installed { path: path.clone(), problem: Some(line) }
+        Installed { path: path.clone(), problem: Some(line), trouble: Arc::default() }
     };
     if let Err(e) = std::fs::create_dir_all(dir) {
         return problem(format!("cannot make the folder: {e}"));
@@ -121,8 +142,9 @@ pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Ins
     journal.fold_in_background(conn, path.clone(), GATHER);
     retain_daily(path.clone(), retention);
     service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(journal.clone())));
+    let trouble = journal.trouble();
     service.register("rules", Scope::Any, i64::MAX - 1, Arc::new(rules::Rules::new(reader, journal)));
-    Installed { path, problem: None }
+    Installed { path, problem: None, trouble }
 }
 
 /// How long the folder waits after an append for more to fold with it: a burst of

@@ -22,7 +22,7 @@ use crate::{Answerer, Ask, Next};
 pub struct Rules {
     conn: Mutex<Connection>,
     stamp: Option<std::fs::File>,
-    cache: Mutex<(Option<i64>, Vec<Rule>)>,
+    cache: Mutex<(Option<i64>, Arc<[Rule]>)>,
     journal: Arc<Journal>,
 }
 
@@ -31,27 +31,27 @@ impl Rules {
     pub fn new(conn: Connection, journal: Arc<Journal>) -> Self {
         // The counter as the file has it now, so the stamp is right from here on.
         let stamp = store::stamp_rules(&conn).and_then(|stamp| std::fs::File::open(stamp).ok());
-        Self { conn: Mutex::new(conn), stamp, cache: Mutex::new((None, Vec::new())), journal }
+        Self { conn: Mutex::new(conn), stamp, cache: Mutex::new((None, Arc::new([]))), journal }
     }
 
     /// The rules now, read again only when some process changed them.
-    fn current(&self) -> Vec<Rule> {
+    fn current(&self) -> Arc<[Rule]> {
         let mut cache = self.cache.lock().unwrap();
         let stamped = self.stamp.as_ref().and_then(store::stamped_rules_version);
         if stamped.is_some() && stamped == cache.0 {
-            return cache.1.clone();
+            return Arc::clone(&cache.1);
         }
         let conn = self.conn.lock().unwrap();
         match store::rules_version(&conn) {
             Ok(v) if cache.0 == Some(v) => {}
             Ok(v) => {
                 if let Ok(rules) = store::rules(&conn) {
-                    *cache = (Some(v), rules);
+                    *cache = (Some(v), rules.into());
                 }
             }
             Err(e) => tracing::warn!("history: cannot read the rules: {e}"),
         }
-        cache.1.clone()
+        Arc::clone(&cache.1)
     }
 }
 

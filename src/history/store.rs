@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Each migration takes the schema from the version before it to its own number.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     // 1: the asks.
     "CREATE TABLE asks (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -48,6 +48,11 @@ const MIGRATIONS: [&str; 3] = [
     // 3: how far each journal is folded, and the asks begun in one and not yet ended.
     "CREATE TABLE journals (name TEXT PRIMARY KEY, offset INTEGER NOT NULL) WITHOUT ROWID;
     CREATE TABLE open_asks (key TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID;",
+    // 4: the newest-first index carries the words searched, so a search walks the
+    // index alone, newest first, and reads a row only for what it finds (it read every
+    // row's page before: about three times slower over 100,000 asks).
+    "DROP INDEX asks_newest;
+    CREATE INDEX asks_newest ON asks(asked_at DESC, seq DESC, id DESC, search);",
 ];
 
 /// The schema version this build writes.

@@ -159,9 +159,13 @@ impl Waterfall {
 }
 
 /// Resolves on `event` while the answerer still holds the ask; never once it has
-/// handed the ask on.
+/// handed the ask on. An answerer that handed the ask on before this is first polled
+/// (most do, in their first poll) never listens for the event at all: each listener
+/// is a lock taken and a waiter queued, at every level of the waterfall.
 async fn while_holding(event: impl std::future::Future<Output = ()>, delegated: &AtomicBool) {
-    event.await;
+    if !delegated.load(Ordering::Relaxed) {
+        event.await;
+    }
     if delegated.load(Ordering::Relaxed) {
         std::future::pending::<()>().await;
     }

@@ -11,7 +11,11 @@ use tokio::process::{Child, Command};
 use super::Peer;
 
 pub fn userq(socket: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_userq"));
+    run_as_userq(Command::new(env!("CARGO_BIN_EXE_userq")), socket)
+}
+
+/// `c` (a command that runs `userq` in the end) with `userq`'s environment for a test.
+pub fn run_as_userq(mut c: Command, socket: &Path) -> Command {
     // English, whatever the machine's locale; a test of another language sets its own.
     // Its history beside its socket, never the machine's.
     c.env("USERQ_SOCKET", socket).env("USERQ_LANG", "en").env_remove("RUST_LOG").kill_on_drop(true);
@@ -33,7 +37,11 @@ pub fn data_dir(socket: &Path) -> PathBuf {
 
 /// `userq serve` in a temp folder, ready once its socket exists.
 pub async fn serve(socket: &Path) -> Child {
-    let mut child = userq(socket).arg("serve").spawn().unwrap();
+    listening(userq(socket).arg("serve").spawn().unwrap(), socket).await
+}
+
+/// `child`, a server, once it listens on `socket`.
+pub async fn listening(mut child: Child, socket: &Path) -> Child {
     for _ in 0..500 {
         if std::os::unix::net::UnixStream::connect(socket).is_ok() {
             return child;

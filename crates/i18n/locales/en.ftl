@@ -212,6 +212,7 @@ rules-uses = { $count ->
     }
 rules-no-such = userq rules: there is no rule { $id }
 window-history-off = History is off.
+window-history-paused = History is paused.
 window-tab-questions = Questions
 window-tab-history = History
 window-tab-rules = Remembered

@@ -193,6 +193,7 @@ rules-every-client = 所有客户端
 rules-uses = 已使用 { $count } 次
 rules-no-such = userq rules：没有编号为 { $id } 的规则
 window-history-off = 历史记录已关闭。
+window-history-paused = 历史记录已暂停。
 window-tab-questions = 问题
 window-tab-history = 历史
 window-tab-rules = 已记住

@@ -1,0 +1,75 @@
+//! What keeps the history from being written right now, for the window to show while
+//! it lasts: a journal that cannot be appended to (a full disk), a database that
+//! cannot take what the journal holds (locked, full, unwritable). Each is also said
+//! once on stderr where it happens; this carries it to whoever watches, and clears it
+//! when writing works again.
+
+use std::sync::Mutex;
+
+use tokio::sync::watch;
+
+/// Where the trouble is.
+#[derive(Debug, Clone, Copy)]
+pub enum Source {
+    /// Appending to this process's journal.
+    Journal,
+    /// Folding the journals into the database.
+    File,
+}
+
+/// The history's current trouble, if any, and who is told of changes to it.
+pub struct Trouble {
+    parts: Mutex<[Option<String>; 2]>,
+    shown: watch::Sender<Option<String>>,
+}
+
+impl Default for Trouble {
+    fn default() -> Self {
+        Self { parts: Mutex::new([None, None]), shown: watch::Sender::new(None) }
+    }
+}
+
+impl Trouble {
+    /// Notes what is wrong at `source` now (`None`: nothing any more).
+    pub fn report(&self, source: Source, what: Option<String>) {
+        let mut parts = self.parts.lock().unwrap();
+        parts[source as usize] = what;
+        let now = parts.iter().flatten().next().cloned();
+        self.shown.send_if_modified(|shown| {
+            let changed = *shown != now;
+            *shown = now;
+            changed
+        });
+    }
+
+    /// What is wrong now, if anything.
+    pub fn now(&self) -> Option<String> {
+        self.shown.borrow().clone()
+    }
+
+    /// Hears of each change.
+    pub fn watch(&self) -> watch::Receiver<Option<String>> {
+        self.shown.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_trouble_is_shown_until_each_is_cleared() {
+        let trouble = Trouble::default();
+        let mut seen = trouble.watch();
+        trouble.report(Source::File, Some("the file is locked".into()));
+        trouble.report(Source::Journal, Some("the disk is full".into()));
+        assert_eq!(trouble.now().as_deref(), Some("the disk is full"));
+        assert!(seen.has_changed().unwrap());
+        seen.mark_unchanged();
+        trouble.report(Source::Journal, None);
+        assert_eq!(trouble.now().as_deref(), Some("the file is locked"), "the other is still wrong");
+        trouble.report(Source::File, None);
+        assert_eq!(trouble.now(), None);
+        assert!(seen.has_changed().unwrap());
+    }
+}
