@@ -420,6 +420,11 @@ let order = [];
 let selected = null;
 /** Whether the person has picked a question yet; until then the oldest is shown. */
 let picked = false;
+// WebKit keeps what a long run of questions used until the page is loaded again, so
+// after `renewAfter` questions (from Rust) the page loads itself again the next time
+// nothing waits and the question list is in view: nothing is lost, nothing shows.
+let built = 0;
+let renewAfter = Infinity;
 
 /** @param {GroupView} g @returns {HTMLElement} */
 function groupFor(g) {
@@ -498,6 +503,7 @@ function apply(view) {
   for (const view of list) {
     if (!forms.has(view.ask)) {
       const form = formFor(view);
+      built++;
       form.hidden = true;
       forms.set(view.ask, form);
       pane.append(form);
@@ -526,6 +532,7 @@ function apply(view) {
   else if (picked && at >= 0) kept = before.slice(at).find((a) => live.has(a)) || order[order.length - 1] || null;
   select(kept, false);
   empty.hidden = list.length > 0;
+  if (!list.length && built >= renewAfter && !document.getElementById("questions").hidden) location.reload();
   document.getElementById("count").textContent = view.waiting;
   document.title = view.title;
 }
@@ -746,5 +753,6 @@ listen("do-not-disturb", (e) => {
   const status = await invoke("status");
   document.getElementById("dnd").hidden = !status.doNotDisturb;
   showHistoryProblem(status.historyProblem);
+  renewAfter = status.renewAfter;
   if (status.focus) focusAsk(status.focus);
 })();

@@ -158,6 +158,8 @@ interface Status {
   focus: string | null;
   /** Why the history is not written, if it is not. */
   historyProblem: HistoryProblem | null;
+  /** How many questions the page builds before it loads itself again, once nothing waits. */
+  renewAfter: number;
 }
 
 interface Window {

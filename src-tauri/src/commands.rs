@@ -20,6 +20,9 @@ pub struct Status {
     pub focus: Option<String>,
     /// Why the history is not kept (a file that cannot be opened or written).
     pub history_problem: Option<user_questions::history::Problem>,
+    /// How many questions the page may build before it is loaded again, once nothing
+    /// waits (see `crate::window::renew_after`).
+    pub renew_after: u64,
 }
 
 #[tauri::command]
@@ -121,6 +124,7 @@ pub fn status(state: State<'_, AppState>) -> Status {
         socket: state.socket.display().to_string(),
         focus: state.take_focus(),
         history_problem: state.history.as_ref().and_then(|h| h.problem_now()),
+        renew_after: crate::window::renew_after(),
     }
 }
 

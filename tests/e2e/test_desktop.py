@@ -382,3 +382,24 @@ def test_j_and_k_go_from_question_to_question(app, ask):
     assert first.result()[1] == {"answers": [{"id": "q", "selected": ["B"]}]}
     form_of(app, "nav-2").find_element(By.CSS_SELECTOR, "button.dismiss").click()
     assert second.result()[0] == 1
+
+
+@pytest.mark.env(USERQ_WINDOW_RENEW_AFTER="3")
+def test_the_page_loads_itself_again_after_many_questions_once_nothing_waits(app, ask):
+    # WebKit keeps what a long run of questions used until the page is loaded again.
+    app.execute_script("window.beforeRenewal = true")
+    asks = [ask(f"Renew {i}?", "--option", "Yes", "--agent-id", f"renew-{i}") for i in range(3)]
+    for i, a in enumerate(asks):
+        form = picked(app, form_of(app, f"renew-{i}"))
+        form.find_element(By.XPATH, ".//label[.//span[text()='Yes']]").click()
+        form.find_element(By.CSS_SELECTOR, "button.primary").click()
+        assert a.result()[1] == {"answers": [{"id": "q", "selected": ["Yes"]}]}
+        if i < 2:
+            assert app.execute_script("return window.beforeRenewal") is True, "never while a question waits"
+    wait_for(lambda: app.execute_script("return window.beforeRenewal") is None, "the page loaded again")
+    # The page loaded anew answers as before.
+    after = ask("After the renewal?", "--option", "Yes", "--agent-id", "renewed")
+    form = picked(app, form_of(app, "renewed"))
+    form.find_element(By.XPATH, ".//label[.//span[text()='Yes']]").click()
+    form.find_element(By.CSS_SELECTOR, "button.primary").click()
+    assert after.result()[1] == {"answers": [{"id": "q", "selected": ["Yes"]}]}
