@@ -56,6 +56,9 @@ function recycle(node) {
     node.value = "";
     if (node instanceof HTMLInputElement) node.checked = false;
   }
+  // An option keeps its selectedness apart from its attributes: reused unreset, it
+  // would come back picked in another select.
+  if (node instanceof HTMLOptionElement) node.selected = node.defaultSelected = false;
   const tag = node.localName;
   if (!pool.has(tag)) pool.set(tag, []);
   pool.get(tag).push(node);
@@ -385,6 +388,8 @@ function rememberNode(view) {
     el("option", { value: "client", text: view.rememberClient }),
     el("option", { value: "everyone", text: tr("window-remember-everyone") }),
   );
+  // The narrower rule unless the person picks the wider one.
+  /** @type {HTMLSelectElement} */ (whom).value = "client";
   return el("span", { class: "remember-group" }, box, whom);
 }
 
@@ -618,6 +623,9 @@ async function relabel() {
     }),
   );
   await loadText();
+  /** @type {Status} */
+  const status = await invoke("status");
+  showHistoryProblem(status.historyProblem);
   /** @type {ListView} */
   const view = await invoke("list_questions");
   // Taken apart and built again in one go: the page is never seen empty.
@@ -626,7 +634,9 @@ async function relabel() {
   for (const group of [...side.querySelectorAll("section.agent")]) recycle(group);
   selected = ask || null;
   apply(view);
-  if (ask) focusAsk(ask);
+  // A notification click that came meanwhile still shows its question.
+  const focus = status.focus || ask;
+  if (focus) focusAsk(focus);
 }
 
 document.getElementById("language").addEventListener("change", (e) => {

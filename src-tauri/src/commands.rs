@@ -7,7 +7,7 @@ use serde_json::Value;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::app_state::AppState;
-use user_questions_i18n::Language;
+use user_questions_i18n::{Arg, Language};
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::{ListView, UiError};
 
@@ -19,10 +19,30 @@ pub struct Status {
     /// The question a notification click asked to show, once.
     pub focus: Option<String>,
     /// Why the history is not kept (a file that cannot be opened or written).
-    pub history_problem: Option<user_questions::history::Problem>,
+    pub history_problem: Option<HistoryProblem>,
     /// How many questions the page may build before it is loaded again, once nothing
     /// waits (see `crate::window::renew_after`).
     pub renew_after: u64,
+}
+
+/// What the window says of a history that is not written: off (it could not be
+/// opened: nothing is kept until the next start), or paused (a file cannot be written
+/// for now: a full disk; it goes on once it can), in the person's language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HistoryProblem {
+    pub paused: bool,
+    pub why: String,
+}
+
+pub fn history_problem(state: &AppState) -> Option<HistoryProblem> {
+    let history = state.history.as_ref()?;
+    if let Some(why) = &history.problem {
+        return Some(HistoryProblem { paused: false, why: why.clone() });
+    }
+    let fault = history.trouble.now()?;
+    let file = fault.file.display().to_string();
+    let args = [("file", Arg::Str(&file)), ("error", Arg::Str(&fault.error))];
+    Some(HistoryProblem { paused: true, why: state.text().tr_args("window-history-paused-why", &args) })
 }
 
 #[tauri::command]
@@ -123,7 +143,7 @@ pub fn status(state: State<'_, AppState>) -> Status {
         do_not_disturb: state.do_not_disturb(),
         socket: state.socket.display().to_string(),
         focus: state.take_focus(),
-        history_problem: state.history.as_ref().and_then(|h| h.problem_now()),
+        history_problem: history_problem(&state),
         renew_after: crate::window::renew_after(),
     }
 }
@@ -149,7 +169,7 @@ mod tests {
     #[test]
     fn a_history_that_cannot_be_written_for_now_is_shown_paused_until_it_can() {
         use tauri::Listener;
-        use user_questions::history::trouble::Source;
+        use user_questions::history::trouble::{Fault, Source};
         let dir = tempfile::tempdir().unwrap();
         let app = crate::tests::mock_app(dir.path().join("run").join("userq.sock"));
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
@@ -160,8 +180,9 @@ mod tests {
         });
         assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], json!(null));
         let trouble = app.state::<AppState>().history.as_ref().unwrap().trouble.clone();
-        let why = "history: cannot write the journal /data/journal/1.jsonl: No space left on device (os error 28)";
-        trouble.report(Source::Journal, Some(why.into()));
+        let error = "No space left on device (os error 28)";
+        trouble.report(Source::Journal, Some(Fault { file: "/data/journal/1.jsonl".into(), error: error.into() }));
+        let why = "/data/journal/1.jsonl cannot be written (No space left on device (os error 28)). Questions go on; answers are recorded again once it can be written.";
         let paused = json!({"paused": true, "why": why});
         wait_until("the window told", || heard.lock().unwrap().last() == Some(&paused));
         assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], paused);

@@ -171,7 +171,7 @@ fn follow_history<R: Runtime>(app: AppHandle<R>) {
     let mut changes = history.trouble.watch();
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
-            let _ = app.emit("history-problem", history.problem_now());
+            let _ = app.emit("history-problem", commands::history_problem(&app.state::<AppState>()));
         }
     });
 }

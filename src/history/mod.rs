@@ -54,15 +54,6 @@ impl Retention {
     }
 }
 
-/// What the window says of a history that is not written: off (it could not be
-/// opened: nothing is kept until the next start), or paused (it cannot be written
-/// for now, and is again once it can).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Problem {
-    pub paused: bool,
-    pub why: String,
-}
-
 /// The history a service was given: where it is, and what is wrong with it if it
 /// could not be used (shown in the window).
 #[derive(Clone)]
@@ -103,15 +94,6 @@ impl Installed {
     /// The file, when the history is kept.
     pub fn file(&self) -> Option<PathBuf> {
         self.problem.is_none().then(|| self.path.clone())
-    }
-
-    /// What is wrong with the history now: why it is not kept, or what keeps it from
-    /// being written at the moment.
-    pub fn problem_now(&self) -> Option<Problem> {
-        match &self.problem {
-            Some(why) => Some(Problem { paused: false, why: why.clone() }),
-            None => self.trouble.now().map(|why| Problem { paused: true, why }),
-        }
     }
 }
 

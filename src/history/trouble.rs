@@ -4,6 +4,7 @@
 //! once on stderr where it happens; this carries it to whoever watches, and clears it
 //! when writing works again.
 
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use tokio::sync::watch;
@@ -17,10 +18,17 @@ pub enum Source {
     File,
 }
 
+/// A file that cannot be written, and why (the system's words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub file: PathBuf,
+    pub error: String,
+}
+
 /// The history's current trouble, if any, and who is told of changes to it.
 pub struct Trouble {
-    parts: Mutex<[Option<String>; 2]>,
-    shown: watch::Sender<Option<String>>,
+    parts: Mutex<[Option<Fault>; 2]>,
+    shown: watch::Sender<Option<Fault>>,
 }
 
 impl Default for Trouble {
@@ -31,7 +39,7 @@ impl Default for Trouble {
 
 impl Trouble {
     /// Notes what is wrong at `source` now (`None`: nothing any more).
-    pub fn report(&self, source: Source, what: Option<String>) {
+    pub fn report(&self, source: Source, what: Option<Fault>) {
         let mut parts = self.parts.lock().unwrap();
         parts[source as usize] = what;
         let now = parts.iter().flatten().next().cloned();
@@ -43,12 +51,12 @@ impl Trouble {
     }
 
     /// What is wrong now, if anything.
-    pub fn now(&self) -> Option<String> {
+    pub fn now(&self) -> Option<Fault> {
         self.shown.borrow().clone()
     }
 
     /// Hears of each change.
-    pub fn watch(&self) -> watch::Receiver<Option<String>> {
+    pub fn watch(&self) -> watch::Receiver<Option<Fault>> {
         self.shown.subscribe()
     }
 }
@@ -59,15 +67,16 @@ mod tests {
 
     #[test]
     fn the_first_trouble_is_shown_until_each_is_cleared() {
+        let fault = |file: &str, error: &str| Fault { file: file.into(), error: error.into() };
         let trouble = Trouble::default();
         let mut seen = trouble.watch();
-        trouble.report(Source::File, Some("the file is locked".into()));
-        trouble.report(Source::Journal, Some("the disk is full".into()));
-        assert_eq!(trouble.now().as_deref(), Some("the disk is full"));
+        trouble.report(Source::File, Some(fault("history.sqlite3", "database is locked")));
+        trouble.report(Source::Journal, Some(fault("journal/1.jsonl", "No space left on device")));
+        assert_eq!(trouble.now(), Some(fault("journal/1.jsonl", "No space left on device")));
         assert!(seen.has_changed().unwrap());
         seen.mark_unchanged();
         trouble.report(Source::Journal, None);
-        assert_eq!(trouble.now().as_deref(), Some("the file is locked"), "the other is still wrong");
+        assert_eq!(trouble.now(), Some(fault("history.sqlite3", "database is locked")), "the other is still wrong");
         trouble.report(Source::File, None);
         assert_eq!(trouble.now(), None);
         assert!(seen.has_changed().unwrap());

@@ -45,7 +45,18 @@ def app(sock, tmp_path, request):
     try:
         options = ArgOptions()
         options.set_capability("browserName", "wry")
-        options.set_capability("tauri:options", {"application": str(APP)})
+        application = APP
+        if request.node.get_closest_marker("small_disk"):
+            # The app's data folder on a small filesystem of its own: a tmpfs mounted in
+            # a mount namespace of its own (a user namespace: no privilege needed). The
+            # test reaches it through the app's /proc/<pid>/root.
+            application = tmp_path / "on-a-small-disk"
+            application.write_text("#!/bin/sh\nexec unshare --user --map-root-user --mount sh -c "
+                                   "'mount -t tmpfs -o size=1m tmpfs \"$0\" && exec \"$@\"' "
+                                   f"\"$USERQ_DATA_DIR\" {APP} \"$@\"\n")
+            application.chmod(0o755)
+            (tmp_path / "data").mkdir()
+        options.set_capability("tauri:options", {"application": str(application)})
         for _ in range(100):
             try:
                 driver = webdriver.Remote(f"http://127.0.0.1:{port}", options=options)
@@ -142,6 +153,7 @@ def ask(sock):
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "small_disk: the app's data folder on a 1 MiB filesystem of its own")
     config.addinivalue_line("markers", "env(**vars): environment variables the app starts with")
 
 

@@ -1,12 +1,17 @@
 """The History and Remembered views of the real window, and "Remember this answer":
 a remembered answer answers the next same question at once, is listed with its uses,
 and is forgotten from the window; the History view lists what was asked, newest
-first, searches it, and opens a reviewed plan again."""
+first, searches it, and opens a reviewed plan again; a full disk shows the history
+paused, and questions go on."""
 
+import time
+from pathlib import Path
+
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import form_of, forms, shot, wait_for
+from conftest import Agent, app_pid, form_of, forms, shot, wait_for
 
 
 def tab(driver, view):
@@ -98,3 +103,67 @@ def test_a_revised_plan_shows_what_changed_and_the_feedback_given(app, ask, tmp_
     shot(app, "plan-revision")
     form.find_element(By.CSS_SELECTOR, "button.approve").click()
     assert second.result()[1] == {"answers": [{"id": "plan", "selected": ["Approve"]}]}
+
+
+def answer_all_in_the_window(driver):
+    driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const { invoke } = window.__TAURI__.core;
+        invoke('list_questions').then(list => Promise.all(list.asks.map(v =>
+          invoke('answer_question', { ask: v.ask, answer: { answers: [{ id: 'q', selected: ['Yes'] }] } }))))
+          .then(() => done(true), e => done(String(e)));""")
+
+
+@pytest.mark.small_disk
+def test_a_full_disk_shows_the_history_paused_and_questions_go_on(app, sock, tmp_path):
+    notice = app.find_element(By.ID, "history-problem")
+    assert not notice.is_displayed()
+    inside = Path(f"/proc/{app_pid()}/root") / str(tmp_path / "data").lstrip("/")
+    with open(inside / "filler", "wb", buffering=0) as f:
+        try:
+            while True:
+                f.write(b"\0" * 4096)
+        except OSError as e:
+            assert e.errno == 28, e  # ENOSPC: the disk is full
+    agent = Agent(sock, "on-a-full-disk")
+    for round_ in range(3):
+        for i in range(10):
+            agent.ask({"id": "q", "question": f"While the disk is full {round_}.{i}?", "options": [{"label": "Yes"}]})
+        wait_for(lambda: len(forms(app)) == 10, "the questions shown")
+        answer_all_in_the_window(app)
+        for _ in range(10):
+            assert agent.reply()["result"] == {"answers": [{"id": "q", "selected": ["Yes"]}]}
+    wait_for(notice.is_displayed, "the notice")
+    assert notice.text.startswith("History is paused.") and "cannot be written (No space left on device" in notice.text, notice.text
+    assert "/data/journal/" in notice.text, "it names the file: " + notice.text
+    agent.ask({"id": "q", "question": "Is the history paused?", "options": [{"label": "Yes"}]})
+    wait_for(lambda: forms(app), "a question while paused")
+    shot(app, "history-paused")
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    wait_for(lambda: notice.text.startswith("历史记录已暂停。") and "无法写入" in notice.text, "the notice in Chinese")
+    shot(app, "history-paused-zh-CN")
+    answer_all_in_the_window(app)
+    agent.reply()
+    # Room again: the next ending is written, and the notice goes.
+    (inside / "filler").unlink()
+    time.sleep(1.2)
+    agent.ask({"id": "q", "question": "With room again?", "options": [{"label": "Yes"}]})
+    wait_for(lambda: forms(app), "the question")
+    answer_all_in_the_window(app)
+    agent.reply()
+    wait_for(lambda: not notice.is_displayed(), "the notice gone")
+    agent.close()
+
+
+def test_remember_is_for_the_asking_client_unless_picked_even_after_the_forms_are_rebuilt(app, ask):
+    # A language switch takes every form apart and builds it again from recycled
+    # elements; an option reused with its old selectedness once came back picked.
+    a = ask("Keep the cache?", "--option", "Yes", "--option", "No", "--agent-id", "rebuilt")
+    whom = lambda: Select(form_of(app, "rebuilt").find_element(By.CSS_SELECTOR, "select.remember-for"))
+    assert whom().first_selected_option.get_attribute("value") == "client"
+    for lang in ["zh-CN", "en", "zh-CN"]:
+        Select(app.find_element(By.ID, "language")).select_by_value(lang)
+        wait_for(lambda: app.execute_script("return document.documentElement.lang") == lang, f"the page in {lang}")
+        wait_for(lambda: whom().first_selected_option.get_attribute("value") == "client", f"this client still, in {lang}")
+    form_of(app, "rebuilt").find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    assert a.result()[0] == 1

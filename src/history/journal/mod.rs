@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 use rusqlite::Connection;
 
 use super::store;
-use super::trouble::{Source, Trouble};
+use super::trouble::{Fault, Source, Trouble};
 
 mod entry;
 mod fold;
@@ -158,12 +158,11 @@ impl Journal {
                 // after it start on a line of their own.
                 let _ = part.file.set_len(part.len);
                 if failing.is_none() {
-                    let line = format!(
-                        "history: cannot write the journal {}: {e}; questions go on, unrecorded until it can",
+                    eprintln!(
+                        "user-questions: history: cannot write the journal {}: {e}; questions go on, unrecorded until it can",
                         path().display()
                     );
-                    eprintln!("user-questions: {line}");
-                    self.trouble.report(Source::Journal, Some(line));
+                    self.trouble.report(Source::Journal, Some(Fault { file: path(), error: e.to_string() }));
                 }
                 *failing = Some(Instant::now() + BACK_OFF);
             }
@@ -211,13 +210,12 @@ impl Journal {
                         Ok(_) => {}
                         Err(e) if !failing => {
                             failing = true;
-                            let line = format!(
-                                "history: cannot write {}: {e}; the journal in {} keeps every ask until it can",
+                            eprintln!(
+                                "user-questions: history: cannot write {}: {e}; the journal in {} keeps every ask until it can",
                                 path.display(),
                                 journal.dir.display()
                             );
-                            eprintln!("user-questions: {line}");
-                            journal.trouble.report(Source::File, Some(line));
+                            journal.trouble.report(Source::File, Some(Fault { file: path.clone(), error: e.to_string() }));
                         }
                         Err(_) => {}
                     }
