@@ -240,14 +240,27 @@ async fn asks_answered_while_the_history_is_locked_are_kept_and_written_after() 
     finish(server).await;
 }
 
+/// The namespaces a small disk of its own needs: a mount namespace, and for anyone
+/// but root a user namespace to be allowed to mount in it (root may not make one in a
+/// chroot, and needs none).
+fn namespaces() -> &'static [&'static str] {
+    // SAFETY: geteuid only reads the process's credentials.
+    if unsafe { libc::geteuid() } == 0 {
+        &["--mount"]
+    } else {
+        &["--user", "--mount"]
+    }
+}
+
 /// A server whose data folder is a small filesystem of its own (a tmpfs mounted in a
-/// mount namespace of its own, which needs no privilege: a user namespace), and that
-/// folder as this test reaches it, through the server's `/proc/<pid>/root`.
+/// mount namespace of its own), and that folder as this test reaches it, through the
+/// server's `/proc/<pid>/root`.
 async fn serve_on_a_small_disk(socket: &Path) -> (tokio::process::Child, PathBuf) {
     let dir = data(socket);
     std::fs::create_dir_all(&dir).unwrap();
     let mut unshare = tokio::process::Command::new("unshare");
-    unshare.args(["--user", "--map-root-user", "--mount", "sh", "-c"]);
+    let map_root: &[&str] = if namespaces().len() > 1 { &["--map-root-user"] } else { &[] };
+    unshare.args(namespaces()).args(map_root).args(["sh", "-c"]);
     unshare
         .arg(r#"mount -t tmpfs -o size=1m tmpfs "$0" && exec "$1" serve"#)
         .arg(&dir)
@@ -280,7 +293,8 @@ async fn a_full_disk_never_stops_a_question_and_the_history_goes_on_once_there_i
     // `userq history` in the server's namespaces (SQLite resolves `/proc/<pid>/root`).
     let read = || async {
         let mut nsenter = tokio::process::Command::new("nsenter");
-        nsenter.args(["--target", &server.id().unwrap().to_string(), "--user", "--mount"]);
+        // Its root too: entering a mount namespace leaves a chroot otherwise.
+        nsenter.args(["--target", &server.id().unwrap().to_string(), "--root"]).args(namespaces());
         nsenter.args([env!("CARGO_BIN_EXE_userq"), "history", "--json"]);
         let out = finish(run_as_userq(nsenter, &socket).spawn().unwrap()).await;
         assert_eq!(out.code, Some(0), "{}", out.stderr);

@@ -48,10 +48,12 @@ def app(sock, tmp_path, request):
         application = APP
         if request.node.get_closest_marker("small_disk"):
             # The app's data folder on a small filesystem of its own: a tmpfs mounted in
-            # a mount namespace of its own (a user namespace: no privilege needed). The
-            # test reaches it through the app's /proc/<pid>/root.
+            # a mount namespace of its own. The test reaches it through the app's
+            # /proc/<pid>/root.
+            # Root needs no user namespace (and may not make one in a chroot).
+            namespaces = "--mount" if os.geteuid() == 0 else "--user --map-root-user --mount"
             application = tmp_path / "on-a-small-disk"
-            application.write_text("#!/bin/sh\nexec unshare --user --map-root-user --mount sh -c "
+            application.write_text(f"#!/bin/sh\nexec unshare {namespaces} sh -c "
                                    "'mount -t tmpfs -o size=1m tmpfs \"$0\" && exec \"$@\"' "
                                    f"\"$USERQ_DATA_DIR\" {APP} \"$@\"\n")
             application.chmod(0o755)
