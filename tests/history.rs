@@ -252,6 +252,11 @@ fn namespaces() -> &'static [&'static str] {
     }
 }
 
+/// The shell that mounts a 1 MiB tmpfs on the folder `$0`, seen in this mount
+/// namespace only.
+const SMALL_DISK: &str =
+    r#"mount --make-rprivate "$(findmnt -T "$0" -n -o TARGET)" && mount -t tmpfs -o size=1m tmpfs "$0""#;
+
 /// A server whose data folder is a small filesystem of its own (a tmpfs mounted in a
 /// mount namespace of its own), and that folder as this test reaches it, through the
 /// server's `/proc/<pid>/root`.
@@ -260,11 +265,11 @@ async fn serve_on_a_small_disk(socket: &Path) -> (tokio::process::Child, PathBuf
     std::fs::create_dir_all(&dir).unwrap();
     let mut unshare = tokio::process::Command::new("unshare");
     let map_root: &[&str] = if namespaces().len() > 1 { &["--map-root-user"] } else { &[] };
-    unshare.args(namespaces()).args(map_root).args(["sh", "-c"]);
-    unshare
-        .arg(r#"mount -t tmpfs -o size=1m tmpfs "$0" && exec "$1" serve"#)
-        .arg(&dir)
-        .arg(env!("CARGO_BIN_EXE_userq"));
+    // The mounts stay as they are, and the one the folder is on is made private in the
+    // new namespace alone, so the tmpfs never shows outside it (unshare's own default
+    // makes `/` private, which a chroot's `/`, not a mount, refuses).
+    unshare.args(namespaces()).args(map_root).args(["--propagation", "unchanged", "sh", "-c"]);
+    unshare.arg(SMALL_DISK.to_owned() + r#" && exec "$1" serve"#).arg(&dir).arg(env!("CARGO_BIN_EXE_userq"));
     let server = listening(run_as_userq(unshare, socket).spawn().unwrap(), socket).await;
     let inside = PathBuf::from(format!("/proc/{}/root", server.id().unwrap())).join(dir.strip_prefix("/").unwrap());
     (server, inside)

@@ -50,12 +50,16 @@ def app(sock, tmp_path, request):
             # The app's data folder on a small filesystem of its own: a tmpfs mounted in
             # a mount namespace of its own. The test reaches it through the app's
             # /proc/<pid>/root.
-            # Root needs no user namespace (and may not make one in a chroot).
+            # Root needs no user namespace (and may not make one in a chroot). The
+            # mounts stay as they are and the folder's own is made private in the new
+            # namespace alone, so the tmpfs never shows outside it.
             namespaces = "--mount" if os.geteuid() == 0 else "--user --map-root-user --mount"
             application = tmp_path / "on-a-small-disk"
-            application.write_text(f"#!/bin/sh\nexec unshare {namespaces} sh -c "
-                                   "'mount -t tmpfs -o size=1m tmpfs \"$0\" && exec \"$@\"' "
-                                   f"\"$USERQ_DATA_DIR\" {APP} \"$@\"\n")
+            application.write_text(
+                f"#!/bin/sh\nexec unshare {namespaces} --propagation unchanged sh -c "
+                "'mount --make-rprivate \"$(findmnt -T \"$0\" -n -o TARGET)\" && "
+                "mount -t tmpfs -o size=1m tmpfs \"$0\" && exec \"$@\"' "
+                f"\"$USERQ_DATA_DIR\" {APP} \"$@\"\n")
             application.chmod(0o755)
             (tmp_path / "data").mkdir()
         options.set_capability("tauri:options", {"application": str(application)})
