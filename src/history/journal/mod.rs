@@ -8,7 +8,8 @@
 //! thread, by any reader before it reads (`userq history`, the window), and on the
 //! next start. The database says how far each journal is folded, in the same
 //! transaction as the rows, so an entry is folded exactly once, whoever folds it. A
-//! journal wholly folded is removed by whoever finds its writer gone.
+//! journal wholly folded is removed by whoever finds its writer gone. A disk too
+//! full to append to pauses the history (see [`super::trouble`]); questions go on.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -38,6 +39,7 @@ const ROTATE_AT: u64 = 4 << 20;
 pub fn dir_of(history: &Path) -> PathBuf {
     history.parent().unwrap_or(Path::new(".")).join(DIR)
 }
+
 /// This process's journal: the file it appends to, and the thread that folds it.
 pub struct Journal {
     dir: PathBuf,
@@ -108,8 +110,9 @@ impl Journal {
     /// Appends one entry; when this returns the entry outlives the process. The
     /// entries of every ask that ends at the same moment go in one `write` (whoever
     /// comes first after the others queued theirs writes them all). An append that
-    /// fails is said once on stderr, and for a few seconds entries are dropped: a
-    /// history that cannot be written never stops a question.
+    /// fails (a full disk) is cut off again, said once on stderr and to the window,
+    /// and for a second entries are dropped: a history that cannot be written never
+    /// stops a question, and what was written stays whole.
     pub async fn record(&self, entry: &EntryRef<'_>) {
         if self.failing_until.lock().unwrap().is_some_and(|t| Instant::now() < t) {
             return;
