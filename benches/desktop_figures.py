@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-from conftest import APP, DRIVER, OUT, Agent, Tray, displayed_notifications, wait_for  # noqa: E402
+from conftest import APP, DRIVER, OUT, Agent, Tray, answer_all, displayed_notifications, wait_for  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.options import ArgOptions  # noqa: E402
 
@@ -147,12 +147,7 @@ def main():
         for i in range(500):
             batch.ask({"id": "q", "question": f"Batch {round_} question {i}?", "options": [{"label": "Yes"}]})
         wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 500, "a batch", 60)
-        driver.execute_async_script("""
-            const done = arguments[arguments.length - 1];
-            const { invoke } = window.__TAURI__.core;
-            invoke('list_questions').then(list => Promise.all(list.asks.map(v =>
-              invoke('answer_question', { ask: v.ask, answer: { answers: [{ id: 'q', selected: ['Yes'] }] } }))))
-              .then(() => done(true), e => done(String(e)));""")
+        answer_all(driver)
         for _ in range(500):
             assert "result" in batch.reply()
         answered += 500

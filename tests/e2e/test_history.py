@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import Agent, app_pid, form_of, forms, shot, wait_for
+from conftest import Agent, answer_all, app_pid, form_of, forms, shot, wait_for
 
 
 def tab(driver, view):
@@ -105,15 +105,6 @@ def test_a_revised_plan_shows_what_changed_and_the_feedback_given(app, ask, tmp_
     assert second.result()[1] == {"answers": [{"id": "plan", "selected": ["Approve"]}]}
 
 
-def answer_all_in_the_window(driver):
-    driver.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        const { invoke } = window.__TAURI__.core;
-        invoke('list_questions').then(list => Promise.all(list.asks.map(v =>
-          invoke('answer_question', { ask: v.ask, answer: { answers: [{ id: 'q', selected: ['Yes'] }] } }))))
-          .then(() => done(true), e => done(String(e)));""")
-
-
 @pytest.mark.small_disk
 def test_a_full_disk_shows_the_history_paused_and_questions_go_on(app, sock, tmp_path):
     notice = app.find_element(By.ID, "history-problem")
@@ -130,7 +121,7 @@ def test_a_full_disk_shows_the_history_paused_and_questions_go_on(app, sock, tmp
         for i in range(10):
             agent.ask({"id": "q", "question": f"While the disk is full {round_}.{i}?", "options": [{"label": "Yes"}]})
         wait_for(lambda: len(forms(app)) == 10, "the questions shown")
-        answer_all_in_the_window(app)
+        answer_all(app)
         for _ in range(10):
             assert agent.reply()["result"] == {"answers": [{"id": "q", "selected": ["Yes"]}]}
     wait_for(notice.is_displayed, "the notice")
@@ -142,14 +133,14 @@ def test_a_full_disk_shows_the_history_paused_and_questions_go_on(app, sock, tmp
     Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
     wait_for(lambda: notice.text.startswith("历史记录已暂停。") and "无法写入" in notice.text, "the notice in Chinese")
     shot(app, "history-paused-zh-CN")
-    answer_all_in_the_window(app)
+    answer_all(app)
     agent.reply()
     # Room again: the next ending is written, and the notice goes.
     (inside / "filler").unlink()
     time.sleep(1.2)
     agent.ask({"id": "q", "question": "With room again?", "options": [{"label": "Yes"}]})
     wait_for(lambda: forms(app), "the question")
-    answer_all_in_the_window(app)
+    answer_all(app)
     agent.reply()
     wait_for(lambda: not notice.is_displayed(), "the notice gone")
     agent.close()
