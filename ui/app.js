@@ -388,8 +388,6 @@ function rememberNode(view) {
     el("option", { value: "client", text: view.rememberClient }),
     el("option", { value: "everyone", text: tr("window-remember-everyone") }),
   );
-  // The narrower rule unless the person picks the wider one.
-  /** @type {HTMLSelectElement} */ (whom).value = "client";
   return el("span", { class: "remember-group" }, box, whom);
 }
 
@@ -623,9 +621,6 @@ async function relabel() {
     }),
   );
   await loadText();
-  /** @type {Status} */
-  const status = await invoke("status");
-  showHistoryProblem(status.historyProblem);
   /** @type {ListView} */
   const view = await invoke("list_questions");
   // Taken apart and built again in one go: the page is never seen empty.
@@ -634,9 +629,7 @@ async function relabel() {
   for (const group of [...side.querySelectorAll("section.agent")]) recycle(group);
   selected = ask || null;
   apply(view);
-  // A notification click that came meanwhile still shows its question.
-  const focus = status.focus || ask;
-  if (focus) focusAsk(focus);
+  if (ask) focusAsk(ask);
 }
 
 document.getElementById("language").addEventListener("change", (e) => {

@@ -83,6 +83,8 @@ pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, l
     }
     crate::tray::update(&app, &state.inbox.list());
     let _ = app.emit("language-changed", lang);
+    // A paused history's reason is worded in Rust: told again, in the new language.
+    let _ = app.emit("history-problem", history_problem(&state));
     Ok(())
 }
 
