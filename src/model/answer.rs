@@ -4,7 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
 
 use super::question::{optional_string, required_string};
 use super::{Question, UserQuestionError};
@@ -76,36 +75,39 @@ impl Answer {
     /// items in question order, blank `custom` dropped, and for a single-select
     /// question a `custom` that overrides the choice (`selected` empty).
     pub fn fit(self, questions: &[Question]) -> Result<Self, UserQuestionError> {
-        let mut by_id: HashMap<String, AnswerItem> = HashMap::with_capacity(self.answers.len());
+        // Each question's item, by the question's place: no map to build, as every ask
+        // passes here at each level of the waterfall.
+        let mut items: Vec<Option<AnswerItem>> = questions.iter().map(|_| None).collect();
         for item in self.answers {
-            if !questions.iter().any(|q| q.id == item.id) {
+            let Some(at) = questions.iter().position(|q| q.id == item.id) else {
                 return Err(UserQuestionError::bad_answer(format!(
                     "the answer names question {:?}, which the request does not ask",
                     item.id
                 )));
-            }
-            if by_id.contains_key(&item.id) {
+            };
+            if items[at].is_some() {
                 return Err(UserQuestionError::bad_answer(format!(
                     "question {:?} is answered more than once",
                     item.id
                 )));
             }
-            by_id.insert(item.id.clone(), item);
+            items[at] = Some(item);
         }
         let mut answers = Vec::with_capacity(questions.len());
-        for q in questions {
-            let mut item = by_id.remove(&q.id).ok_or_else(|| {
+        for (q, item) in questions.iter().zip(items) {
+            let mut item = item.ok_or_else(|| {
                 UserQuestionError::bad_answer(format!("question {:?} has no answer (a skip is \"selected\": [])", q.id))
             })?;
-            let mut seen = HashSet::new();
-            for label in &item.selected {
+            for (i, label) in item.selected.iter().enumerate() {
                 if !q.has_option(label) {
                     return Err(UserQuestionError::bad_answer(format!(
                         "question {:?} has no option {:?}",
                         q.id, label
                     )));
                 }
-                if !seen.insert(label.as_str()) {
+                // Every label before this one is an option, so this is no longer than
+                // the option check above.
+                if item.selected[..i].contains(label) {
                     return Err(UserQuestionError::bad_answer(format!(
                         "question {:?} selects {:?} twice",
                         q.id, label
