@@ -14,9 +14,9 @@ use user_questions::history::{self, store, Retention};
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{alone, answer_everything, apart, crowd, percentile, question, AtOnce};
+use common::{alone, answer_everything, apart, cpu_time, crowd, percentile, question, AtOnce};
 
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 9;
 /// The server's runtime, as `userq serve` runs it.
 const SERVER_THREADS: usize = 1;
 const ASKERS: usize = 64;
@@ -36,6 +36,8 @@ struct Round {
     alone_median: Duration,
     alone_p99: Duration,
     per_second: f64,
+    /// The server thread's CPU time per ask among the 64 askers.
+    server_cpu: Duration,
 }
 
 fn round(with_history: bool) -> Round {
@@ -60,7 +62,7 @@ fn round(with_history: bool) -> Round {
     let path = dir.path().join("run").join("bench.sock");
     let (ready_tx, ready) = std::sync::mpsc::channel();
     let socket_data = data.as_deref().map(|d| d.join("socket"));
-    apart(SERVER_THREADS, {
+    let server = apart("server", SERVER_THREADS, {
         let path = path.clone();
         async move {
             let s = service(socket_data.as_deref());
@@ -70,13 +72,21 @@ fn round(with_history: bool) -> Round {
         }
     });
     ready.recv().unwrap();
-    apart(1, answer_everything(path.clone()));
+    apart("answerer", 1, answer_everything(path.clone()));
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(100)).await;
         let alone = alone(&path, 500, 5_000).await;
+        let before = cpu_time(&server);
         let (_, wall) = crowd(&path, ASKERS, PER_ASKER).await;
+        let server_cpu = (cpu_time(&server) - before) / (ASKERS * PER_ASKER) as u32;
         let per_second = (ASKERS * PER_ASKER) as f64 / wall.as_secs_f64();
-        Round { in_process, alone_median: percentile(&alone, 0.5), alone_p99: percentile(&alone, 0.99), per_second }
+        Round {
+            in_process,
+            alone_median: percentile(&alone, 0.5),
+            alone_p99: percentile(&alone, 0.99),
+            per_second,
+            server_cpu,
+        }
     })
 }
 
@@ -101,6 +111,15 @@ fn main() {
     for _ in 0..rounds {
         off.push(round(false));
         on.push(round(true));
+        let (a, b) = (&off[off.len() - 1], &on[on.len() - 1]);
+        eprintln!(
+            "round {}: {ASKERS} askers {:.0} → {:.0} asks/s, server CPU {:.1} → {:.1} µs per ask",
+            off.len(),
+            a.per_second,
+            b.per_second,
+            a.server_cpu.as_secs_f64() * 1e6,
+            b.server_cpu.as_secs_f64() * 1e6
+        );
     }
     let show = |name: &str, f: &dyn Fn(&Round) -> f64, unit: &str| {
         let (a, b) = (median(off.iter().map(f).collect()), median(on.iter().map(f).collect()));
@@ -111,6 +130,7 @@ fn main() {
     show("socket ask, one asker alone (median)", &|r| r.alone_median.as_secs_f64() * 1e6, "µs");
     show("socket ask, one asker alone (p99)", &|r| r.alone_p99.as_secs_f64() * 1e6, "µs");
     show(&format!("socket, {ASKERS} askers (asks/s)"), &|r| r.per_second, "/s ");
+    show(&format!("socket, {ASKERS} askers: server CPU per ask"), &|r| r.server_cpu.as_secs_f64() * 1e6, "µs");
     fold_figures();
     if !quick {
         file_figures();
@@ -126,15 +146,12 @@ fn fold_figures() {
     let request = user_questions::model::Request { questions: vec![question()], agent: None, context: None };
     let outcome = Ok(user_questions::Answer::new(vec![user_questions::AnswerItem::selected("pkg", &["pnpm"])]));
     let journal = Journal::create(&dir.path().join("journal")).unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let t = Instant::now();
-    rt.block_on(async {
-        for seq in 0..n {
-            let now = std::time::SystemTime::now();
-            let ask = AskRef { asked_at: store::nanos(now), seq, request: &request };
-            journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, Some("bench")) }).await;
-        }
-    });
+    for seq in 0..n {
+        let now = std::time::SystemTime::now();
+        let ask = AskRef { asked_at: store::nanos(now), seq, request: &request };
+        journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, Some("bench")) });
+    }
     let appended = t.elapsed();
     // A database with no journals beside it, so that opening it folds none.
     std::fs::create_dir(dir.path().join("db")).unwrap();

@@ -77,7 +77,7 @@ fn measure(server_threads: usize, floor: Duration) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run").join("bench.sock");
     let (ready_tx, ready) = std::sync::mpsc::channel();
-    apart(server_threads, {
+    apart("server", server_threads, {
         let path = path.clone();
         async move {
             let listener = server::bind(&path).unwrap();
@@ -86,7 +86,7 @@ fn measure(server_threads: usize, floor: Duration) {
         }
     });
     ready.recv().unwrap();
-    apart(1, answer_everything(path.clone()));
+    apart("answerer", 1, answer_everything(path.clone()));
     // The askers' runtime is one thread too, as in `userq ask` and `userq mcp`.
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {

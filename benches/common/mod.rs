@@ -51,15 +51,37 @@ pub fn question() -> Question {
     Question::new("pkg", "Which package manager?").option("npm", None).option("pnpm", None)
 }
 
-/// Runs `party` on a runtime of its own in a thread of its own, like another process.
-pub fn apart<F: std::future::Future<Output = ()> + Send + 'static>(threads: usize, party: F) {
-    std::thread::spawn(move || {
-        let rt = match threads {
-            1 => tokio::runtime::Builder::new_current_thread().enable_all().build(),
-            n => tokio::runtime::Builder::new_multi_thread().worker_threads(n).enable_all().build(),
-        };
-        rt.unwrap().block_on(party)
-    });
+/// Runs `party` on a runtime of its own in a thread of its own (named `name`, for a
+/// profiler), like another process.
+pub fn apart<F: std::future::Future<Output = ()> + Send + 'static>(
+    name: &str,
+    threads: usize,
+    party: F,
+) -> std::thread::JoinHandle<()> {
+    let thread = std::thread::Builder::new().name(name.into());
+    thread
+        .spawn(move || {
+            let rt = match threads {
+                1 => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+                n => tokio::runtime::Builder::new_multi_thread().worker_threads(n).enable_all().build(),
+            };
+            rt.unwrap().block_on(party)
+        })
+        .expect("a thread")
+}
+
+/// The CPU time a thread has used so far (user and system), read from another thread:
+/// what a party costs, steadier than the wall time on a shared machine.
+pub fn cpu_time(thread: &std::thread::JoinHandle<()>) -> Duration {
+    use std::os::unix::thread::JoinHandleExt;
+    let mut clock = 0;
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: the thread is alive (its handle is held) and both out-pointers are valid.
+    unsafe {
+        assert_eq!(libc::pthread_getcpuclockid(thread.as_pthread_t(), &mut clock), 0);
+        assert_eq!(libc::clock_gettime(clock, &mut now), 0);
+    }
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
 /// One asker alone: `warm` asks, then `n` timed one after another, sorted.

@@ -1,9 +1,10 @@
 //! The history: every ask that reached the service with a valid shape, through any
 //! door, with how it ended and who gave the answer; and remembered answers. Both are
-//! waterfall participants over one SQLite file (the service's core knows nothing of
-//! it): the [`recorder::Recorder`] first, the [`rules::Rules`] next, then everyone
-//! else. The recorder appends each ending to this process's [`journal::Journal`]
-//! before the asker has it; the journal is folded into the file off the asker's path.
+//! kept in one SQLite file the service's core knows nothing of. The
+//! [`recorder::Recorder`] is the waterfall's first answerer: it answers what the
+//! [`rules::Rules`] remember and hands the rest on to everyone else. It appends each
+//! ending to this process's [`journal::Journal`] before the asker has it; the journal
+//! is folded into the file off the asker's path.
 //! A history that cannot be opened or written never stops a question: a corrupt file
 //! is moved aside, an unwritable one is skipped, each with one line on stderr; a file
 //! locked for a while only delays the fold.
@@ -97,7 +98,7 @@ impl Installed {
     }
 }
 
-/// Opens the history in `dir` and puts the recorder and the rules at the top of the
+/// Opens the history in `dir` and puts the recorder, with the rules, at the top of the
 /// service's waterfall. With no usable history the service runs without one.
 pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Installed {
     let path = dir.join(FILE);
@@ -123,9 +124,9 @@ pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Ins
     };
     journal.fold_in_background(conn, path.clone(), GATHER);
     retain_daily(path.clone(), retention);
-    service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(journal.clone())));
     let trouble = journal.trouble();
-    service.register("rules", Scope::Any, i64::MAX - 1, Arc::new(rules::Rules::new(reader, journal)));
+    let rules = rules::Rules::new(reader, journal.clone());
+    service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(journal, rules)));
     Installed { path, problem: None, trouble }
 }
 

@@ -1,7 +1,8 @@
-//! The recorder: the first answerer of the waterfall. It hands every ask on, sees the
-//! outcome come back, and appends it to this process's journal before it returns it,
-//! so an asker never holds an answer the history lacks. The append is one `write`; the
-//! database is written off the asker's path, by the journal's folder thread.
+//! The recorder: the first answerer of the waterfall. It answers what a rule remembers
+//! and hands every other ask on, sees the outcome come back, and appends it to this
+//! process's journal before it returns it, so an asker never holds an answer the
+//! history lacks. The append is one `write`; the database is written off the asker's
+//! path, by the journal's folder thread.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -9,6 +10,7 @@ use std::time::{Duration, SystemTime};
 use async_trait::async_trait;
 
 use super::journal::{AskRef, EndRef, EntryRef, Journal};
+use super::rules::Rules;
 use super::store;
 use crate::model::{Answer, Request, UserQuestionError};
 use crate::{Answerer, Ask, Next};
@@ -20,11 +22,12 @@ const PENDING_AFTER: Duration = Duration::from_millis(50);
 /// The waterfall's first answerer.
 pub struct Recorder {
     journal: Arc<Journal>,
+    rules: Rules,
 }
 
 impl Recorder {
-    pub fn new(journal: Arc<Journal>) -> Self {
-        Self { journal }
+    pub fn new(journal: Arc<Journal>, rules: Rules) -> Self {
+        Self { journal, rules }
     }
 }
 
@@ -32,25 +35,28 @@ impl Recorder {
 impl Answerer for Recorder {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
         let entry = AskRef { asked_at: store::nanos(ask.since()), seq: ask.order(), request: ask.request().as_ref() };
-        let rest = next.run();
+        let rest = async {
+            match self.rules.answer(ask) {
+                Some(remembered) => Ok(remembered),
+                None => next.run().await,
+            }
+        };
         tokio::pin!(rest);
         let (outcome, begun) = tokio::select! {
             biased;
             outcome = &mut rest => (outcome, None),
             () = tokio::time::sleep(PENDING_AFTER) => {
                 let n = self.journal.next_n();
-                self.journal.record(&EntryRef::Begin { n, ask: entry }).await;
+                self.journal.record(&EntryRef::Begin { n, ask: entry });
                 (rest.await, Some(n))
             }
         };
         let by = ask.answered_by();
         let end = EndRef::new(SystemTime::now(), &outcome, by.as_deref());
-        self.journal
-            .record(&match begun {
-                Some(n) => EntryRef::End { n, end },
-                None => EntryRef::Whole { ask: entry, end },
-            })
-            .await;
+        self.journal.record(&match begun {
+            Some(n) => EntryRef::End { n, end },
+            None => EntryRef::Whole { ask: entry, end },
+        });
         outcome
     }
 
@@ -58,6 +64,6 @@ impl Answerer for Recorder {
         let outcome = Err(error.clone());
         let now = SystemTime::now();
         let ask = AskRef { asked_at: store::nanos(now), seq: 0, request };
-        self.journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, None) }).await;
+        self.journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, None) });
     }
 }

@@ -3,6 +3,8 @@
 //! names none) with the same question text and the same detail (a permission for
 //! another command is another question), whose options still include the remembered
 //! label; never a plan review. Anything else goes on down the waterfall untouched.
+//! The recorder asks the rules first, before it hands an ask on: a rule's answer is
+//! recorded like any other, and costs no level of the waterfall of its own.
 //! Rules added or removed by any process (`userq rules`) apply from the next ask on:
 //! a counter the file bumps on each change is read before each ask, from the stamp
 //! beside the file that each change copies it to (one read, where a query would cost
@@ -11,13 +13,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use async_trait::async_trait;
 use rusqlite::Connection;
 
 use super::journal::{EntryRef, Journal};
 use super::store::{self, Rule};
-use crate::model::{Answer, AnswerItem, Intent, UserQuestionError};
-use crate::{Answerer, Ask, Next};
+use crate::model::{Answer, AnswerItem, Intent};
+use crate::Ask;
 
 pub struct Rules {
     conn: Mutex<Connection>,
@@ -32,6 +33,17 @@ impl Rules {
         // The counter as the file has it now, so the stamp is right from here on.
         let stamp = store::stamp_rules(&conn).and_then(|stamp| std::fs::File::open(stamp).ok());
         Self { conn: Mutex::new(conn), stamp, cache: Mutex::new((None, Arc::new([]))), journal }
+    }
+
+    /// The remembered answer to this ask, if a rule fits: the use is written to the
+    /// journal, and the ask says the rule gave it.
+    pub fn answer(&self, ask: &Ask) -> Option<Answer> {
+        let rules = self.current();
+        let rule = fitting(ask, &rules)?;
+        ask.note_answered_by(&format!("rule:{}", rule.id));
+        self.journal.record(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) });
+        let q = &ask.request().questions[0];
+        Some(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
     }
 
     /// The rules now, read again only when some process changed them.
@@ -69,16 +81,4 @@ pub fn fitting<'r>(ask: &Ask, rules: &'r [Rule]) -> Option<&'r Rule> {
             && r.client.as_deref().is_none_or(|c| Some(c) == client)
             && q.has_option(&r.answer)
     })
-}
-
-#[async_trait]
-impl Answerer for Rules {
-    async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
-        let rules = self.current();
-        let Some(rule) = fitting(ask, &rules) else { return next.run().await };
-        ask.note_answered_by(&format!("rule:{}", rule.id));
-        self.journal.record(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) }).await;
-        let q = &ask.request().questions[0];
-        Ok(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
-    }
 }

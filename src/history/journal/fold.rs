@@ -270,19 +270,19 @@ mod tests {
         let now = SystemTime::now();
         for seq in 0..3 {
             let ask = AskRef { asked_at: store::nanos(now), seq, request: &request };
-            journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &answered, Some("test")) }).await;
+            journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &answered, Some("test")) });
         }
         // An ask begun in one fold and ended in the next.
         let n = journal.next_n();
         let ask = AskRef { asked_at: store::nanos(now), seq: 3, request: &request };
-        journal.record(&EntryRef::Begin { n, ask }).await;
+        journal.record(&EntryRef::Begin { n, ask });
         let conn = store::open_for_writing(&dir.path().join("history.sqlite3")).unwrap();
         assert_eq!(fold(&conn, &journals).unwrap(), 0, "opening the file folded them already");
         assert_eq!(store::count(&conn).unwrap(), 4);
         let pending: Option<String> =
             conn.query_row("SELECT outcome FROM asks WHERE seq = 3", [], |r| r.get(0)).unwrap();
         assert_eq!(pending, None);
-        journal.record(&EntryRef::End { n, end: EndRef::new(now, &answered, None) }).await;
+        journal.record(&EntryRef::End { n, end: EndRef::new(now, &answered, None) });
         assert_eq!(fold(&conn, &journals).unwrap(), 1);
         let ended: String = conn.query_row("SELECT search FROM asks WHERE seq = 3", [], |r| r.get(0)).unwrap();
         assert_eq!(ended, "deploy?\nyes", "the ending's words are searched");

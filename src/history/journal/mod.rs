@@ -45,8 +45,6 @@ pub struct Journal {
     dir: PathBuf,
     origin: String,
     open: Mutex<Part>,
-    /// Entries serialized and not yet written.
-    queue: Mutex<Queue>,
     folder: Mutex<Option<std::thread::Thread>>,
     /// Until when appends are dropped, after one failed (a full disk).
     failing_until: Mutex<Option<Instant>>,
@@ -64,14 +62,6 @@ struct Part {
     next_n: u64,
     /// Bytes appended by this process, in every part.
     appended: u64,
-    /// The tickets written so far.
-    flushed: u64,
-}
-
-#[derive(Default)]
-struct Queue {
-    bytes: Vec<u8>,
-    queued: u64,
 }
 
 /// The most a burst appends before it is folded while it goes on.
@@ -86,8 +76,7 @@ impl Journal {
         Ok(Arc::new(Journal {
             dir: dir.to_owned(),
             origin,
-            open: Mutex::new(Part { number: 0, file, len: 0, next_n: 1, appended: 0, flushed: 0 }),
-            queue: Mutex::default(),
+            open: Mutex::new(Part { number: 0, file, len: 0, next_n: 1, appended: 0 }),
             folder: Mutex::new(None),
             failing_until: Mutex::new(None),
             trouble: Arc::default(),
@@ -107,50 +96,38 @@ impl Journal {
         part.next_n - 1
     }
 
-    /// Appends one entry; when this returns the entry outlives the process. The
-    /// entries of every ask that ends at the same moment go in one `write` (whoever
-    /// comes first after the others queued theirs writes them all). An append that
-    /// fails (a full disk) is cut off again, said once on stderr and to the window,
-    /// and for a second entries are dropped: a history that cannot be written never
-    /// stops a question, and what was written stays whole.
-    pub async fn record(&self, entry: &EntryRef<'_>) {
+    /// Appends one entry, in one `write`; when this returns the entry outlives the
+    /// process. An append that fails (a full disk) is cut off again, said once on
+    /// stderr and to the window, and for a second entries are dropped: a history that
+    /// cannot be written never stops a question, and what was written stays whole.
+    pub fn record(&self, entry: &EntryRef<'_>) {
         if self.failing_until.lock().unwrap().is_some_and(|t| Instant::now() < t) {
             return;
         }
-        let ticket = {
-            let mut queue = self.queue.lock().unwrap();
-            let before = queue.bytes.len();
-            if let Err(e) = serde_json::to_writer(&mut queue.bytes, entry) {
-                queue.bytes.truncate(before);
+        thread_local! {
+            /// The line being appended, its room kept from one entry to the next.
+            static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        LINE.with_borrow_mut(|line| {
+            line.clear();
+            if let Err(e) = serde_json::to_writer(&mut *line, entry) {
                 tracing::warn!("history: an entry that cannot be written: {e}");
                 return;
             }
-            queue.bytes.push(b'\n');
-            queue.queued += 1;
-            queue.queued
-        };
-        tokio::task::yield_now().await;
-        self.flush(ticket);
+            line.push(b'\n');
+            self.append(line);
+        });
     }
 
-    /// Writes what is queued unless an earlier flush wrote `ticket` already.
-    fn flush(&self, ticket: u64) {
+    fn append(&self, line: &[u8]) {
         let mut part = self.open.lock().unwrap();
-        if part.flushed >= ticket {
-            return;
-        }
-        let (bytes, upto) = {
-            let mut queue = self.queue.lock().unwrap();
-            (std::mem::take(&mut queue.bytes), queue.queued)
-        };
-        part.flushed = upto;
         let mut failing = self.failing_until.lock().unwrap();
         let number = part.number;
         let path = || self.dir.join(part_name(&self.origin, number));
-        match part.file.write_all(&bytes) {
+        match part.file.write_all(line) {
             Ok(()) => {
-                part.len += bytes.len() as u64;
-                part.appended += bytes.len() as u64;
+                part.len += line.len() as u64;
+                part.appended += line.len() as u64;
                 if failing.take().is_some() {
                     eprintln!("user-questions: history: writing to {} again", path().display());
                     self.trouble.report(Source::Journal, None);
