@@ -36,13 +36,14 @@ pub struct HistoryProblem {
 
 pub fn history_problem(state: &AppState) -> Option<HistoryProblem> {
     let history = state.history.as_ref()?;
-    if let Some(why) = &history.problem {
-        return Some(HistoryProblem { paused: false, why: why.clone() });
-    }
-    let fault = history.trouble.now()?;
+    let (paused, fault) = match &history.problem {
+        Some(fault) => (false, fault.clone()),
+        None => (true, history.trouble.now()?),
+    };
     let file = fault.file.display().to_string();
     let args = [("file", Arg::Str(&file)), ("error", Arg::Str(&fault.error))];
-    Some(HistoryProblem { paused: true, why: state.text().tr_args("window-history-paused-why", &args) })
+    let id = if paused { "window-history-paused-why" } else { "window-history-off-why" };
+    Some(HistoryProblem { paused, why: state.text().tr_args(id, &args) })
 }
 
 #[tauri::command]

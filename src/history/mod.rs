@@ -56,11 +56,12 @@ impl Retention {
 }
 
 /// The history a service was given: where it is, and what is wrong with it if it
-/// could not be used (shown in the window).
+/// could not be used (shown in the window, in the person's language).
 #[derive(Clone)]
 pub struct Installed {
     pub path: PathBuf,
-    pub problem: Option<String>,
+    /// The file or folder that could not be used, and why.
+    pub problem: Option<trouble::Fault>,
     /// What keeps a history in use from being written now, while it lasts.
     pub trouble: Arc<trouble::Trouble>,
 }
@@ -102,25 +103,29 @@ impl Installed {
 /// service's waterfall. With no usable history the service runs without one.
 pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Installed {
     let path = dir.join(FILE);
-    let problem = |what: String| {
-        let line = format!("history: {}: {what}; questions go on without history", path.display());
-        eprintln!("user-questions: {line}");
-        Installed { path: path.clone(), problem: Some(line), trouble: Arc::default() }
+    // One line on stderr, and the fault for the window to word.
+    let problem = |line: String, file: &Path, error: String| {
+        eprintln!("user-questions: history: {}: {line}; questions go on without history", path.display());
+        let problem = Some(trouble::Fault { file: file.to_owned(), error });
+        Installed { path: path.clone(), problem, trouble: Arc::default() }
     };
     if let Err(e) = std::fs::create_dir_all(dir) {
-        return problem(format!("cannot make the folder: {e}"));
+        return problem(format!("cannot make the folder: {e}"), dir, e.to_string());
     }
     let conn = match open(&path) {
         Ok(c) => c,
-        Err(e) => return problem(e),
+        Err(e) => return problem(e.clone(), &path, e),
     };
     let reader = match rusqlite::Connection::open(&path) {
         Ok(c) => c,
-        Err(e) => return problem(e.to_string()),
+        Err(e) => return problem(e.to_string(), &path, e.to_string()),
     };
-    let journal = match journal::Journal::create(&journal::dir_of(&path)) {
+    let journals = journal::dir_of(&path);
+    let journal = match journal::Journal::create(&journals) {
         Ok(j) => j,
-        Err(e) => return problem(format!("cannot begin a journal in {}: {e}", journal::dir_of(&path).display())),
+        Err(e) => {
+            return problem(format!("cannot begin a journal in {}: {e}", journals.display()), &journals, e.to_string())
+        }
     };
     journal.fold_in_background(conn, path.clone(), GATHER);
     retain_daily(path.clone(), retention);

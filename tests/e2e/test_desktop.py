@@ -11,6 +11,7 @@ import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from conftest import (Agent, Tray, app_pid, displayed_notifications, form_of, forms, gone, notification_log, picked, shot,
                       wait_for, window_visible)
@@ -358,7 +359,13 @@ def test_a_history_that_cannot_be_kept_is_named_in_the_window_and_questions_go_o
     form = form_of(app, "no-history")
     notice = app.find_element(By.ID, "history-problem")
     assert notice.is_displayed()
-    assert notice.text.startswith("History is off.") and "/dev/null/history" in notice.text, notice.text
+    assert notice.text.startswith("History is off.") and "/dev/null/history cannot be used (" in notice.text, notice.text
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    wait_for(lambda: notice.text.startswith("历史记录已关闭。") and "无法使用 /dev/null/history（" in notice.text, "the notice in Chinese")
+    shot(app, "history-off-zh-CN")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+    wait_for(lambda: notice.text.startswith("History is off."), "the notice in English again")
+    form = form_of(app, "no-history")
     form.find_element(By.XPATH, ".//label[.//span[text()='Yes']]").click()
     form.find_element(By.CSS_SELECTOR, "button.primary").click()
     code, answer, err = a.result()

@@ -212,6 +212,7 @@ rules-uses = { $count ->
     }
 rules-no-such = userq rules: there is no rule { $id }
 window-history-off = History is off.
+window-history-off-why = { $file } cannot be used ({ $error }). Questions go on, unrecorded until the app starts again.
 window-history-paused = History is paused.
 window-history-paused-why = { $file } cannot be written ({ $error }). Questions go on; answers are recorded again once it can be written.
 window-tab-questions = Questions

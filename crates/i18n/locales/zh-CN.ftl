@@ -193,6 +193,7 @@ rules-every-client = 所有客户端
 rules-uses = 已使用 { $count } 次
 rules-no-such = userq rules：没有编号为 { $id } 的规则
 window-history-off = 历史记录已关闭。
+window-history-off-why = 无法使用 { $file }（{ $error }）。提问照常进行，但在应用重新启动之前不会被记录。
 window-history-paused = 历史记录已暂停。
 window-history-paused-why = 无法写入 { $file }（{ $error }）。提问照常进行；能够写入后，回答会重新被记录。
 window-tab-questions = 问题
