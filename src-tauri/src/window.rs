@@ -58,6 +58,11 @@ fn build<R: Runtime>(app: &AppHandle<R>, visible: bool) -> Option<WebviewWindow<
         .inner_size(900.0, 760.0)
         .min_inner_size(420.0, 360.0)
         .visible(visible)
+        // The page titles itself with what waits ("User Questions (3)"): the window
+        // list and the taskbar show it.
+        .on_document_title_changed(|window, title| {
+            let _ = window.set_title(&title);
+        })
         .build();
     match built {
         Ok(window) => {

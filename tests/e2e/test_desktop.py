@@ -337,7 +337,11 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
         agent.ask({"id": "q", "question": "Still there?", "options": [{"label": "Yes"}, {"label": "No"}]})
         subprocess.run([APP], env=env, check=True, timeout=20)  # a second launch opens the window
         wait_for(window_visible, "the window built anew")
-        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True).stdout.split()[0]
+        # The page titles the window with what waits once it has listed the question:
+        # keys sent before that would reach a page with no form yet.
+        rendered = lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", r"^User Questions \(1\)"],
+                                          capture_output=True, text=True).stdout.split()
+        window = wait_for(rendered, "the question listed in the window built anew")[0]
 
         def answer_by_keyboard():
             # Real X input, again until the page has loaded: 2 picks "No", Enter submits.

@@ -64,6 +64,9 @@ struct Part {
     appended: u64,
 }
 
+/// The most room a thread keeps for the next line after a longer one.
+const KEEP_ROOM: usize = 64 << 10;
+
 /// The most a burst appends before it is folded while it goes on.
 const FOLD_AT_MOST: u64 = 8 << 20;
 
@@ -116,6 +119,10 @@ impl Journal {
             }
             line.push(b'\n');
             self.append(line);
+            if line.capacity() > KEEP_ROOM {
+                // A long plan's line is not kept for the thread's lifetime.
+                *line = Vec::new();
+            }
         });
     }
 
