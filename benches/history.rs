@@ -2,8 +2,8 @@
 //! process and alternating rounds (the machine is shared and noisy): an in-process ask
 //! answered at once; a socket ask with one asker alone (median, p99); asks per second
 //! with 64 askers (and the server thread's CPU time per ask, steadier than the wall
-//! time on a shared machine); then the file's bytes per recorded ask and a search over 100,000
-//! recorded asks. Medians of the rounds are printed.
+//! time on a shared machine); then the file's bytes per recorded ask and a search
+//! over 100,000 recorded asks. Medians of the rounds are printed.
 
 use std::path::Path;
 use std::sync::Arc;
