@@ -68,7 +68,7 @@ impl Rules {
 }
 
 /// The rule that answers this ask, if one fits.
-pub fn fitting<'r>(ask: &Ask, rules: &'r [Rule]) -> Option<&'r Rule> {
+fn fitting<'r>(ask: &Ask, rules: &'r [Rule]) -> Option<&'r Rule> {
     let request = ask.request();
     let [q] = request.questions.as_slice() else { return None };
     if q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW) {

@@ -260,8 +260,8 @@ mod tests {
     use crate::model::{Answer, AnswerItem, Question, Request};
     use std::time::SystemTime;
 
-    #[tokio::test]
-    async fn each_entry_is_folded_once_and_a_journal_whose_writer_left_is_removed() {
+    #[test]
+    fn each_entry_is_folded_once_and_a_journal_whose_writer_left_is_removed() {
         let dir = tempfile::tempdir().unwrap();
         let journals = dir.path().join(DIR);
         let request = Request { questions: vec![Question::new("q", "Deploy?")], agent: None, context: None };

@@ -126,6 +126,7 @@ impl Journal {
         });
     }
 
+    /// Writes one whole line to the open part, or cuts off what of it went in.
     fn append(&self, line: &[u8]) {
         let mut part = self.open.lock().unwrap();
         let mut failing = self.failing_until.lock().unwrap();
