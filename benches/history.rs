@@ -1,27 +1,38 @@
 //! What keeping the history costs, against the same build with history off, in one
-//! process and alternating rounds (the machine is shared and noisy): an in-process ask
+//! process (the machine is shared and noisy): two servers run side by side, one with
+//! history and one without, and each figure is taken from both in turn, ask by ask or
+//! burst by burst, so both meet the same moment of the machine. An in-process ask
 //! answered at once; a socket ask with one asker alone (median, p99); asks per second
 //! with 64 askers (and the server thread's CPU time per ask, steadier than the wall
-//! time on a shared machine); then the file's bytes per recorded ask and a search
-//! over 100,000 recorded asks. Medians of the rounds are printed.
+//! time); then the file's bytes per recorded ask and a search over 100,000 recorded
+//! asks. Medians of the rounds are printed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use user_questions::channel::client::Client;
 use user_questions::channel::server;
 use user_questions::history::{self, store, Retention};
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{alone, answer_everything, apart, cpu_time, crowd, percentile, question, AtOnce};
+use common::{answer_everything, apart, cpu_time, percentile, question, AtOnce};
 
 const ROUNDS: usize = 9;
 /// The server's runtime, as `userq serve` runs it.
 const SERVER_THREADS: usize = 1;
 const ASKERS: usize = 64;
-const PER_ASKER: usize = 300;
+/// Each of the 64 askers asks this many times in a burst; bursts alternate between
+/// the two servers.
+const PER_BURST: usize = 50;
+const BURSTS: usize = 6;
+/// The pause after every burst, the same for both: time for the history's folder,
+/// which waits for a lull, to fold the burst into the file, as it would between
+/// bursts of a person's day, and not during the other server's burst.
+const SETTLE: Duration = Duration::from_millis(200);
 
 fn service(history_dir: Option<&Path>) -> UserQuestions {
     let s = UserQuestions::new();
@@ -32,6 +43,8 @@ fn service(history_dir: Option<&Path>) -> UserQuestions {
     s
 }
 
+/// One side's figures in one round.
+#[derive(Default)]
 struct Round {
     in_process: Duration,
     alone_median: Duration,
@@ -41,54 +54,163 @@ struct Round {
     server_cpu: Duration,
 }
 
-fn round(with_history: bool) -> Round {
-    let dir = tempfile::tempdir().unwrap();
-    let data = with_history.then(|| dir.path().join("data"));
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    // In process: one ask after another, answered at once.
-    let in_process = rt.block_on(async {
-        let s = service(data.as_deref().map(|d| d.join("in-process")).as_deref());
-        s.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
-        let cancel = CancellationToken::new();
-        let mut times = Vec::with_capacity(5_000);
-        for _ in 0..5_000 {
-            let t = Instant::now();
-            s.ask(AskRequest::new(vec![question()]), &cancel).await.unwrap();
-            times.push(t.elapsed());
-        }
-        times.sort();
-        percentile(&times, 0.5)
-    });
-    // Over the socket, the server on a one-thread runtime as `userq serve` runs it.
-    let path = dir.path().join("run").join("bench.sock");
+/// A server as `userq serve` runs it, with history in `data` or without, and a
+/// protocol answerer that answers every offer at once.
+struct Served {
+    path: PathBuf,
+    thread: std::thread::JoinHandle<()>,
+}
+
+fn serve(dir: &Path, name: &str, data: Option<PathBuf>) -> Served {
+    let path = dir.join(name).join("bench.sock");
     let (ready_tx, ready) = std::sync::mpsc::channel();
-    let socket_data = data.as_deref().map(|d| d.join("socket"));
-    let server = apart("server", SERVER_THREADS, {
+    let thread = apart(&format!("server-{name}"), SERVER_THREADS, {
         let path = path.clone();
         async move {
-            let s = service(socket_data.as_deref());
+            let s = service(data.as_deref());
             let listener = server::bind(&path).unwrap();
             ready_tx.send(()).unwrap();
             server::run(listener, s, std::future::pending()).await
         }
     });
     ready.recv().unwrap();
-    apart("answerer", 1, answer_everything(path.clone()));
+    apart(&format!("answerer-{name}"), 1, answer_everything(path.clone()));
+    Served { path, thread }
+}
+
+/// Both sides, off first, in an order that swaps each time (`i` counts the turns).
+fn turns(i: usize) -> [usize; 2] {
+    if i.is_multiple_of(2) {
+        [0, 1]
+    } else {
+        [1, 0]
+    }
+}
+
+/// One round: history off and on, taken in turn.
+fn round() -> [Round; 2] {
+    let dir = tempfile::tempdir().unwrap();
+    let data = |side: &str| Some(dir.path().join("data").join(side));
+    let mut rounds = [Round::default(), Round::default()];
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    // In process: one ask after another, answered at once, by each service in turn.
+    rt.block_on(async {
+        let services = [service(None), service(data("in-process").as_deref())];
+        for s in &services {
+            s.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
+        }
+        let cancel = CancellationToken::new();
+        let mut times = [Vec::with_capacity(5_000), Vec::with_capacity(5_000)];
+        for i in 0..5_000 {
+            for side in turns(i) {
+                let t = Instant::now();
+                services[side].ask(AskRequest::new(vec![question()]), &cancel).await.unwrap();
+                times[side].push(t.elapsed());
+            }
+        }
+        for (side, times) in times.iter_mut().enumerate() {
+            times.sort();
+            rounds[side].in_process = percentile(times, 0.5);
+        }
+        tokio::time::sleep(SETTLE).await;
+    });
+    // Over the socket, each server on a one-thread runtime as `userq serve` runs it.
+    let servers = [serve(dir.path(), "off", None), serve(dir.path(), "on", data("socket"))];
+    let params = json!({"questions": [question()]});
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        let alone = alone(&path, 500, 5_000).await;
-        let before = cpu_time(&server);
-        let (_, wall) = crowd(&path, ASKERS, PER_ASKER).await;
-        let server_cpu = (cpu_time(&server) - before) / (ASKERS * PER_ASKER) as u32;
-        let per_second = (ASKERS * PER_ASKER) as f64 / wall.as_secs_f64();
-        Round {
-            in_process,
-            alone_median: percentile(&alone, 0.5),
-            alone_p99: percentile(&alone, 0.99),
-            per_second,
-            server_cpu,
+        // One asker alone on each, an ask to one then an ask to the other.
+        let mut alone = Vec::new();
+        for s in &servers {
+            alone.push(Client::connect(&s.path, "alone").await.unwrap().0);
         }
-    })
+        let mut times = [Vec::with_capacity(5_000), Vec::with_capacity(5_000)];
+        for i in 0..5_500 {
+            for side in turns(i) {
+                let t = Instant::now();
+                alone[side].call("ask", params.clone()).await.unwrap();
+                if i >= 500 {
+                    times[side].push(t.elapsed());
+                }
+            }
+        }
+        for (side, times) in times.iter_mut().enumerate() {
+            times.sort();
+            rounds[side].alone_median = percentile(times, 0.5);
+            rounds[side].alone_p99 = percentile(times, 0.99);
+        }
+        tokio::time::sleep(SETTLE).await;
+        // 64 askers on each, in bursts that alternate between the two.
+        let mut crowds = Vec::new();
+        for s in &servers {
+            let mut clients = Vec::new();
+            for i in 0..ASKERS {
+                clients.push(Client::connect(&s.path, &format!("asker-{i}")).await.unwrap().0);
+            }
+            crowds.push(clients);
+        }
+        let mut walls = [Duration::ZERO; 2];
+        let mut cpu = [Duration::ZERO; 2];
+        for burst in 0..2 * BURSTS {
+            // off, on, on, off, off, on, ...
+            let side = turns(burst / 2)[burst % 2];
+            let before = cpu_time(&servers[side].thread);
+            let started = Instant::now();
+            let tasks: Vec<_> = crowds[side]
+                .iter()
+                .map(|client| {
+                    let (client, params) = (client.clone(), params.clone());
+                    tokio::spawn(async move {
+                        for _ in 0..PER_BURST {
+                            client.call("ask", params.clone()).await.unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for t in tasks {
+                t.await.unwrap();
+            }
+            walls[side] += started.elapsed();
+            cpu[side] += cpu_time(&servers[side].thread) - before;
+            tokio::time::sleep(SETTLE).await;
+        }
+        let asks = (ASKERS * PER_BURST * BURSTS) as u32;
+        for side in 0..2 {
+            rounds[side].per_second = asks as f64 / walls[side].as_secs_f64();
+            rounds[side].server_cpu = cpu[side] / asks;
+        }
+    });
+    rounds
+}
+
+fn profile(side: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = (side == "on").then(|| dir.path().join("data"));
+    let served = serve(dir.path(), side, data);
+    let params = json!({"questions": [question()]});
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let mut clients = Vec::new();
+        for i in 0..ASKERS {
+            clients.push(Client::connect(&served.path, &format!("asker-{i}")).await.unwrap().0);
+        }
+        for _ in 0..BURSTS {
+            let tasks: Vec<_> = clients
+                .iter()
+                .map(|client| {
+                    let (client, params) = (client.clone(), params.clone());
+                    tokio::spawn(async move {
+                        for _ in 0..PER_BURST {
+                            client.call("ask", params.clone()).await.unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for t in tasks {
+                t.await.unwrap();
+            }
+        }
+    });
 }
 
 fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
@@ -101,33 +223,33 @@ fn main() {
     // when `cargo test` runs it (without `--bench`), to see that it works.
     let quick = std::env::args().any(|a| a == "quick") || !std::env::args().any(|a| a == "--bench");
     let rounds = if quick { 3 } else { ROUNDS };
+    // `-- profile on|off`: one server alone, 64 askers' burst after burst, to be
+    // profiled (its server thread is named `server-on` or `server-off`).
+    if let Some(side) = std::env::args().skip_while(|a| a != "profile").nth(1) {
+        return profile(&side);
+    }
     let mut off = Vec::new();
     let mut on = Vec::new();
-    // `-- profile on|off`: rounds of one kind only, to be profiled.
-    if let Some(kind) = std::env::args().skip_while(|a| a != "profile").nth(1) {
-        for _ in 0..rounds {
-            round(kind == "on");
-        }
-        return;
-    }
     for _ in 0..rounds {
-        off.push(round(false));
-        on.push(round(true));
-        let (a, b) = (&off[off.len() - 1], &on[on.len() - 1]);
+        let [a, b] = round();
         eprintln!(
-            "round {}: {ASKERS} askers {:.0} → {:.0} asks/s, server CPU {:.1} → {:.1} µs per ask",
-            off.len(),
+            "round {}: alone p99 {:.0} → {:.0} µs, {ASKERS} askers {:.0} → {:.0} asks/s, server CPU {:.1} → {:.1} µs per ask",
+            off.len() + 1,
+            a.alone_p99.as_secs_f64() * 1e6,
+            b.alone_p99.as_secs_f64() * 1e6,
             a.per_second,
             b.per_second,
             a.server_cpu.as_secs_f64() * 1e6,
             b.server_cpu.as_secs_f64() * 1e6
         );
+        off.push(a);
+        on.push(b);
     }
     let show = |name: &str, f: &dyn Fn(&Round) -> f64, unit: &str| {
         let (a, b) = (median(off.iter().map(f).collect()), median(on.iter().map(f).collect()));
         println!("{name:<44} off {a:>10.1} {unit}   on {b:>10.1} {unit}   on/off {:.2}", b / a);
     };
-    println!("history off against on, {rounds} alternating rounds, medians of the rounds:");
+    println!("history off against on, taken in turn, {rounds} rounds, medians of the rounds:");
     show("in-process ask answered at once (median)", &|r| r.in_process.as_secs_f64() * 1e6, "µs");
     show("socket ask, one asker alone (median)", &|r| r.alone_median.as_secs_f64() * 1e6, "µs");
     show("socket ask, one asker alone (p99)", &|r| r.alone_p99.as_secs_f64() * 1e6, "µs");
