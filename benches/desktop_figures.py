@@ -3,13 +3,18 @@
   - the asker leaving -> its question gone from the window, the screen (its
     notification closed) and the tray menu;
   - PSS of the app with its WebKit processes: tray only (--background), window open
-    and idle, with 1,000 pending, after 10,000 answered through the window;
+    and idle, with 1,000 pending, after 10,000 answered through the window (3 s and
+    30 s after the last). The page is renewed in a new page process once, after the
+    last answer, rather than after each 1,000 questions built: a WebDriver session
+    ends with the page process it drove, so the run renews only when it is done
+    with it, and the History view is then measured in a session of its own;
   - the History view's first page with 100,000 recorded asks (tab clicked -> 50 shown);
   - the peer desktop app (mcp-feedback-enhanced 2.8.5's Linux binary) idle, measured
     the same way.
 Usage: tests/e2e/session .tools/venv/bin/python benches/desktop_figures.py"""
 
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -88,14 +93,12 @@ def main():
     tray.wait(10)
     fill_history(sock.parent / "data" / "history.sqlite3", 100_000)
 
+    # Built: 40 timing questions, 1,000 pending, 10,000 answered; the renewal comes
+    # once nothing waits after the last of them.
+    env["USERQ_WINDOW_RENEW_AFTER"] = str(40 + 1000 + 10_000)
     driver_proc = subprocess.Popen([DRIVER, "--port", "4777", "--native-driver", "/usr/bin/WebKitWebDriver"], env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    options = ArgOptions()
-    options.set_capability("browserName", "wry")
-    options.set_capability("tauri:options", {"application": str(BINARY)})
-    driver = wait_for(lambda: _try(lambda: webdriver.Remote("http://127.0.0.1:4777", options=options)), "tauri-driver")
-    wait_for(sock.exists, "the app's socket")
-    pid = int(subprocess.run(["pgrep", "-n", "-f", str(BINARY)], capture_output=True, text=True).stdout)
+    driver, pid = session(sock)
     idle_pss = settle(pid, label="idle")
 
     tray_item = Tray(pid)
@@ -152,10 +155,15 @@ def main():
             assert "result" in batch.reply()
         answered += 500
         batch.close()
-    wait_for(lambda: driver.execute_script("return document.querySelectorAll('form.ask').length") == 0, "all answered", 60)
+    page = lambda: set(subprocess.run(["pgrep", "-P", str(pid), "WebKitWebProces"], capture_output=True, text=True).stdout.split())
+    before = page()
+    wait_for(lambda: page() and not page() & before, "the page renewed in a new page process", 60)
     after_pss = settle(pid, label="after 10,000 answered")
-    # WebKit's allocator hands freed pages back to the system over time, not at once.
     later_pss = settle(pid, 30, label="30 s later")
+    _try(driver.quit)
+    os.kill(pid, signal.SIGTERM)
+    wait_for(lambda: not sock.exists(), "the app gone")
+    driver, _ = session(sock)
     first_page = history_first_page(driver, sock.parent / "data" / "history.sqlite3")
     driver.quit()
     driver_proc.terminate()
@@ -222,6 +230,17 @@ def history_first_page(driver, path):
     total = conn.execute("SELECT count(*) FROM asks").fetchone()[0]
     conn.close()
     return times, total
+
+
+def session(sock):
+    """A WebDriver session with the app (tauri-driver launches it): the driver, and the
+    app's pid once it serves."""
+    options = ArgOptions()
+    options.set_capability("browserName", "wry")
+    options.set_capability("tauri:options", {"application": str(BINARY)})
+    driver = wait_for(lambda: _try(lambda: webdriver.Remote("http://127.0.0.1:4777", options=options)), "tauri-driver")
+    wait_for(sock.exists, "the app's socket")
+    return driver, int(subprocess.run(["pgrep", "-n", "-f", str(BINARY)], capture_output=True, text=True).stdout)
 
 
 def _try(make):

@@ -315,6 +315,8 @@ fn file_figures() {
     });
     let path = dir.path().join(history::FILE);
     let conn = store::open_for_writing(&path).unwrap();
+    // What the server's folder has not folded yet, as a reader would.
+    history::journal::fold(&conn, &history::journal::dir_of(&path)).unwrap();
     assert_eq!(store::count(&conn).unwrap(), n as i64);
     // Everything copied from the write-ahead log into the file, once the server's
     // folder has let go of it.

@@ -424,10 +424,18 @@ let selected = null;
 /** Whether the person has picked a question yet; until then the oldest is shown. */
 let picked = false;
 // WebKit keeps what a long run of questions used until the page is loaded again, so
-// after `renewAfter` questions (from Rust) the page loads itself again the next time
-// nothing waits and the question list is in view: nothing is lost, nothing shows.
+// after `renewAfter` questions (from Rust) the page asks to be loaded again, in a new
+// page process, the next time nothing waits and the question list is in view: nothing
+// is lost, nothing shows.
 let built = 0;
 let renewAfter = Infinity;
+let renewing = false;
+
+function renew() {
+  if (renewing) return;
+  renewing = true;
+  invoke("renew_page").catch(() => location.reload());
+}
 
 /** @param {GroupView} g @returns {HTMLElement} */
 function groupFor(g) {
@@ -535,7 +543,7 @@ function apply(view) {
   else if (picked && at >= 0) kept = before.slice(at).find((a) => live.has(a)) || order[order.length - 1] || null;
   select(kept, false);
   empty.hidden = list.length > 0;
-  if (!list.length && built >= renewAfter && !document.getElementById("questions").hidden) location.reload();
+  if (!list.length && built >= renewAfter && !document.getElementById("questions").hidden) renew();
   document.getElementById("count").textContent = view.waiting;
   document.title = view.title;
 }

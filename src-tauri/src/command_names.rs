@@ -1,13 +1,14 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 11] = [
+pub const COMMAND_NAMES: [&str; 12] = [
     "list_questions",
     "answer_question",
     "dismiss_question",
     "save_draft",
     "status",
     "hide_window",
+    "renew_page",
     "ui_text",
     "set_language",
     "history_page",

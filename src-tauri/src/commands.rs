@@ -21,7 +21,7 @@ pub struct Status {
     /// Why the history is not kept (a file that cannot be opened or written).
     pub history_problem: Option<HistoryProblem>,
     /// How many questions the page may build before it is loaded again, once nothing
-    /// waits (see `crate::window::renew_after`).
+    /// waits (see `crate::renewal`).
     pub renew_after: u64,
 }
 
@@ -147,13 +147,19 @@ pub fn status(state: State<'_, AppState>) -> Status {
         socket: state.socket.display().to_string(),
         focus: state.take_focus(),
         history_problem: history_problem(&state),
-        renew_after: crate::window::renew_after(),
+        renew_after: crate::renewal::renew_after(),
     }
 }
 
 #[tauri::command]
 pub fn hide_window<R: Runtime>(app: AppHandle<R>) {
     crate::window::hide(&app);
+}
+
+/// The page, done with a long run of questions, loaded again in a new page process.
+#[tauri::command]
+pub fn renew_page<R: Runtime>(window: tauri::WebviewWindow<R>) {
+    crate::renewal::renew(&window);
 }
 
 #[cfg(test)]

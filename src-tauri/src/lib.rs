@@ -7,6 +7,7 @@ mod app_state;
 mod command_names;
 mod commands;
 mod notify;
+mod renewal;
 mod tray;
 mod webview_cycle;
 mod window;
@@ -104,6 +105,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::save_draft,
             commands::status,
             commands::hide_window,
+            commands::renew_page,
             commands::ui_text,
             commands::set_language,
             commands::history_page,

@@ -17,15 +17,6 @@ fn idle_before_destroy() -> Duration {
     Duration::from_secs(secs)
 }
 
-/// How many questions the page builds before it loads itself again, the next time
-/// nothing waits and the question list is in view: WebKit keeps what a long run of
-/// questions used until the page is loaded again (after 10,000 questions answered, its
-/// page process held about 80 MiB more than a page loaded anew, and more than with
-/// 1,000 pending; `benches/desktop_figures.py`). `USERQ_WINDOW_RENEW_AFTER` sets it.
-pub fn renew_after() -> u64 {
-    std::env::var("USERQ_WINDOW_RENEW_AFTER").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000)
-}
-
 /// Shows the window (building it if needed), at `focus` when given.
 pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
     app.state::<AppState>().shown();
