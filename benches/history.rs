@@ -151,25 +151,12 @@ fn round() -> [Round; 2] {
         }
         let mut walls = [Duration::ZERO; 2];
         let mut cpu = [Duration::ZERO; 2];
-        for burst in 0..2 * BURSTS {
+        for turn in 0..2 * BURSTS {
             // off, on, on, off, off, on, ...
-            let side = turns(burst / 2)[burst % 2];
+            let side = turns(turn / 2)[turn % 2];
             let before = cpu_time(&servers[side].thread);
             let started = Instant::now();
-            let tasks: Vec<_> = crowds[side]
-                .iter()
-                .map(|client| {
-                    let (client, params) = (client.clone(), params.clone());
-                    tokio::spawn(async move {
-                        for _ in 0..PER_BURST {
-                            client.call("ask", params.clone()).await.unwrap();
-                        }
-                    })
-                })
-                .collect();
-            for t in tasks {
-                t.await.unwrap();
-            }
+            burst(&crowds[side], &params).await;
             walls[side] += started.elapsed();
             cpu[side] += cpu_time(&servers[side].thread) - before;
             tokio::time::sleep(SETTLE).await;
@@ -181,6 +168,24 @@ fn round() -> [Round; 2] {
         }
     });
     rounds
+}
+
+/// Every client asks [`PER_BURST`] times, all at once.
+async fn burst(clients: &[Client], params: &serde_json::Value) {
+    let tasks: Vec<_> = clients
+        .iter()
+        .map(|client| {
+            let (client, params) = (client.clone(), params.clone());
+            tokio::spawn(async move {
+                for _ in 0..PER_BURST {
+                    client.call("ask", params.clone()).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
 }
 
 fn profile(side: &str) {
@@ -195,20 +200,7 @@ fn profile(side: &str) {
             clients.push(Client::connect(&served.path, &format!("asker-{i}")).await.unwrap().0);
         }
         for _ in 0..BURSTS {
-            let tasks: Vec<_> = clients
-                .iter()
-                .map(|client| {
-                    let (client, params) = (client.clone(), params.clone());
-                    tokio::spawn(async move {
-                        for _ in 0..PER_BURST {
-                            client.call("ask", params.clone()).await.unwrap();
-                        }
-                    })
-                })
-                .collect();
-            for t in tasks {
-                t.await.unwrap();
-            }
+            burst(&clients, &params).await;
         }
     });
 }
