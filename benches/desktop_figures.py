@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-from conftest import APP, DRIVER, OUT, Agent, Tray, answer_all, displayed_notifications, wait_for  # noqa: E402
+from conftest import APP, DRIVER, OUT, Agent, Tray, answer_all, page_processes, displayed_notifications, wait_for  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.options import ArgOptions  # noqa: E402
 
@@ -155,7 +155,7 @@ def main():
             assert "result" in batch.reply()
         answered += 500
         batch.close()
-    page = lambda: set(subprocess.run(["pgrep", "-P", str(pid), "WebKitWebProces"], capture_output=True, text=True).stdout.split())
+    page = lambda: page_processes(pid)
     before = page()
     wait_for(lambda: page() and not page() & before, "the page renewed in a new page process", 60)
     after_pss = settle(pid, label="after 10,000 answered")

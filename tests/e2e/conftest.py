@@ -172,6 +172,12 @@ def displayed_notifications():
     return int(subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout)
 
 
+def page_processes(pid):
+    """The WebKit page processes of the app running as `pid`, by pid."""
+    found = subprocess.run(["pgrep", "-P", str(pid), "WebKitWebProces"], capture_output=True, text=True)
+    return set(found.stdout.split())
+
+
 def window_visible():
     found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
     return found.stdout.strip() != ""

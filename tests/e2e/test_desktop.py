@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import (Agent, Tray, app_pid, displayed_notifications, form_of, forms, gone, notification_log, picked, shot,
+from conftest import (Agent, Tray, app_pid, page_processes, displayed_notifications, form_of, forms, gone, notification_log, picked, shot,
                       wait_for, window_visible)
 
 PLAN = """# Migrate the session store to Redis
@@ -261,13 +261,13 @@ def test_background_start_holds_no_webview_until_a_question_whose_click_only_sho
     env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(tmp_path / "data"), RUST_LOG="warn",
                USERQ_WINDOW_IDLE_SECS="1")
     bg = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.DEVNULL)
-    page = lambda: subprocess.run(["pgrep", "-P", str(bg.pid), "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
+    page = lambda: page_processes(bg.pid)
     try:
         subprocess.run(["dunstctl", "close-all"], check=True)
         wait_for(sock.exists, "the tray app's socket")
         time.sleep(1)
         assert not window_visible(), "started in the tray, no window"
-        assert page() == "", "no web page process while nothing is pending"
+        assert not page(), "no web page process while nothing is pending"
         agent = Agent(sock, "tray-only")
         agent.ask({"id": "q", "question": "Asked while in the tray?", "options": [{"label": "Yes"}, {"label": "No"}]})
         wait_for(lambda: "Asked while in the tray?" in notification_log(), "a notification without a window")
@@ -323,7 +323,7 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
     sock = tmp_path / "idle.sock"
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="1")
     app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
-    page = lambda: subprocess.run(["pgrep", "-P", str(app.pid), "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
+    page = lambda: page_processes(app.pid)
     try:
         wait_for(window_visible, "the window of a launch by a person")
         wait_for(page, "the page process")
@@ -390,7 +390,7 @@ def test_the_page_loads_itself_again_in_a_new_page_process_after_many_questions_
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_RENEW_AFTER="3",
                USERQ_DATA_DIR=str(tmp_path / "data"))
     app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
-    pages = lambda: set(subprocess.run(["pgrep", "-P", str(app.pid), "WebKitWebProces"], capture_output=True, text=True).stdout.split())
+    pages = lambda: page_processes(app.pid)
     try:
         wait_for(window_visible, "the window of a launch by a person")
         wait_for(sock.exists, "the app's socket")
