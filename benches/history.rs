@@ -5,7 +5,7 @@
 //! answered at once; a socket ask with one asker alone (median, p99); asks per second
 //! with 64 askers (and the server thread's CPU time per ask, steadier than the wall
 //! time); then the file's bytes per recorded ask and a search over 100,000 recorded
-//! asks. Medians of the rounds are printed.
+//! asks. Each side's median is printed, and the median ratio of the pairs.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,9 +49,9 @@ struct Round {
     in_process: Duration,
     alone_median: Duration,
     alone_p99: Duration,
-    per_second: f64,
-    /// The server thread's CPU time per ask among the 64 askers.
-    server_cpu: Duration,
+    /// Each burst of the 64 askers: asks per second, and the server thread's CPU time
+    /// per ask.
+    bursts: Vec<(f64, Duration)>,
 }
 
 /// A server as `userq serve` runs it, with history in `data` or without, and a
@@ -149,22 +149,19 @@ fn round() -> [Round; 2] {
             }
             crowds.push(clients);
         }
-        let mut walls = [Duration::ZERO; 2];
-        let mut cpu = [Duration::ZERO; 2];
+        let asks = (ASKERS * PER_BURST) as u32;
         for turn in 0..2 * BURSTS {
-            // off, on, on, off, off, on, ...
+            // off, on, on, off, off, on, ...: the two bursts of a pair come one after
+            // the other.
             let side = turns(turn / 2)[turn % 2];
             let before = cpu_time(&servers[side].thread);
             let started = Instant::now();
             burst(&crowds[side], &params).await;
-            walls[side] += started.elapsed();
-            cpu[side] += cpu_time(&servers[side].thread) - before;
+            let wall = started.elapsed();
+            rounds[side]
+                .bursts
+                .push((asks as f64 / wall.as_secs_f64(), (cpu_time(&servers[side].thread) - before) / asks));
             tokio::time::sleep(SETTLE).await;
-        }
-        let asks = (ASKERS * PER_BURST * BURSTS) as u32;
-        for side in 0..2 {
-            rounds[side].per_second = asks as f64 / walls[side].as_secs_f64();
-            rounds[side].server_cpu = cpu[side] / asks;
         }
     });
     rounds
@@ -224,29 +221,40 @@ fn main() {
     let mut on = Vec::new();
     for _ in 0..rounds {
         let [a, b] = round();
+        let total = |r: &Round| r.bursts.iter().map(|b| b.0).sum::<f64>() / r.bursts.len() as f64;
         eprintln!(
-            "round {}: alone p99 {:.0} → {:.0} µs, {ASKERS} askers {:.0} → {:.0} asks/s, server CPU {:.1} → {:.1} µs per ask",
+            "round {}: alone p99 {:.0} → {:.0} µs, {ASKERS} askers {:.0} → {:.0} asks/s (mean of the bursts)",
             off.len() + 1,
             a.alone_p99.as_secs_f64() * 1e6,
             b.alone_p99.as_secs_f64() * 1e6,
-            a.per_second,
-            b.per_second,
-            a.server_cpu.as_secs_f64() * 1e6,
-            b.server_cpu.as_secs_f64() * 1e6
+            total(&a),
+            total(&b),
         );
         off.push(a);
         on.push(b);
     }
-    let show = |name: &str, f: &dyn Fn(&Round) -> f64, unit: &str| {
-        let (a, b) = (median(off.iter().map(f).collect()), median(on.iter().map(f).collect()));
-        println!("{name:<44} off {a:>10.1} {unit}   on {b:>10.1} {unit}   on/off {:.2}", b / a);
+    // Each figure from both sides at about the same moment: a round's figures, or a
+    // pair of bursts taken one after the other. The medians of each side, and the
+    // median of the ratios of the pairs, which the host's noise moves least.
+    let show = |name: &str, pairs: Vec<(f64, f64)>, unit: &str| {
+        let ratio = median(pairs.iter().map(|(a, b)| b / a).collect());
+        let (a, b) = (median(pairs.iter().map(|p| p.0).collect()), median(pairs.iter().map(|p| p.1).collect()));
+        println!("{name:<44} off {a:>10.1} {unit}   on {b:>10.1} {unit}   on/off {ratio:.2}");
     };
-    println!("history off against on, taken in turn, {rounds} rounds, medians of the rounds:");
-    show("in-process ask answered at once (median)", &|r| r.in_process.as_secs_f64() * 1e6, "µs");
-    show("socket ask, one asker alone (median)", &|r| r.alone_median.as_secs_f64() * 1e6, "µs");
-    show("socket ask, one asker alone (p99)", &|r| r.alone_p99.as_secs_f64() * 1e6, "µs");
-    show(&format!("socket, {ASKERS} askers (asks/s)"), &|r| r.per_second, "/s ");
-    show(&format!("socket, {ASKERS} askers: server CPU per ask"), &|r| r.server_cpu.as_secs_f64() * 1e6, "µs");
+    let per_round = |f: &dyn Fn(&Round) -> Duration| -> Vec<(f64, f64)> {
+        off.iter().zip(&on).map(|(a, b)| (f(a).as_secs_f64() * 1e6, f(b).as_secs_f64() * 1e6)).collect()
+    };
+    let per_burst = |f: &dyn Fn(&(f64, Duration)) -> f64| -> Vec<(f64, f64)> {
+        off.iter().zip(&on).flat_map(|(a, b)| a.bursts.iter().zip(&b.bursts).map(|(x, y)| (f(x), f(y)))).collect()
+    };
+    let pairs = off.len() * BURSTS;
+    println!("history off against on, taken in turn, {rounds} rounds:");
+    show("in-process ask answered at once (median)", per_round(&|r| r.in_process), "µs");
+    show("socket ask, one asker alone (median)", per_round(&|r| r.alone_median), "µs");
+    show("socket ask, one asker alone (p99)", per_round(&|r| r.alone_p99), "µs");
+    println!("{ASKERS} askers, {pairs} pairs of bursts of {} asks:", ASKERS * PER_BURST);
+    show(&format!("socket, {ASKERS} askers (asks/s)"), per_burst(&|b| b.0), "/s ");
+    show(&format!("socket, {ASKERS} askers: server CPU per ask"), per_burst(&|b| b.1.as_secs_f64() * 1e6), "µs");
     fold_figures();
     if !quick {
         file_figures();

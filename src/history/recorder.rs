@@ -1,8 +1,9 @@
 //! The recorder: the first answerer of the waterfall. It answers what a rule remembers
 //! and hands every other ask on, sees the outcome come back, and appends it to this
 //! process's journal before it returns it, so an asker never holds an answer the
-//! history lacks. The append is one `write`; the database is written off the asker's
-//! path, by the journal's folder thread.
+//! history lacks. The append is one `write`, shared by the asks that end at the same
+//! moment; the database is written off the asker's path, by the journal's folder
+//! thread.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -47,16 +48,18 @@ impl Answerer for Recorder {
             outcome = &mut rest => (outcome, None),
             () = tokio::time::sleep(PENDING_AFTER) => {
                 let n = self.journal.next_n();
-                self.journal.record(&EntryRef::Begin { n, ask: entry });
+                let begin = self.journal.queue(&EntryRef::Begin { n, ask: entry });
+                self.journal.written(begin).await;
                 (rest.await, Some(n))
             }
         };
         let by = ask.answered_by();
         let end = EndRef::new(SystemTime::now(), &outcome, by.as_deref());
-        self.journal.record(&match begun {
+        let ended = self.journal.queue(&match begun {
             Some(n) => EntryRef::End { n, end },
             None => EntryRef::Whole { ask: entry, end },
         });
+        self.journal.written(ended).await;
         outcome
     }
 
@@ -64,6 +67,7 @@ impl Answerer for Recorder {
         let outcome = Err(error.clone());
         let now = SystemTime::now();
         let ask = AskRef { asked_at: store::nanos(now), seq: 0, request };
-        self.journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, None) });
+        let refused = self.journal.queue(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, None) });
+        self.journal.written(refused).await;
     }
 }

@@ -35,13 +35,14 @@ impl Rules {
         Self { conn: Mutex::new(conn), stamp, cache: Mutex::new((None, Arc::new([]))), journal }
     }
 
-    /// The remembered answer to this ask, if a rule fits: the use is written to the
-    /// journal, and the ask says the rule gave it.
+    /// The remembered answer to this ask, if a rule fits: the use is queued in the
+    /// journal (written with the ask's ending), and the ask says the rule gave it.
     pub fn answer(&self, ask: &Ask) -> Option<Answer> {
         let rules = self.current();
         let rule = fitting(ask, &rules)?;
         ask.note_answered_by(&format!("rule:{}", rule.id));
-        self.journal.record(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) });
+        // Written by the write that takes the ask's ending, queued after it.
+        let _ = self.journal.queue(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) });
         let q = &ask.request().questions[0];
         Some(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
     }

@@ -1,8 +1,10 @@
 //! The journal: how an ending is kept before the asker has it, for the price of one
 //! append. Each server appends its entries, one JSON line each, to a journal file of
 //! its own (`journal/<origin>.<part>.jsonl` beside the database, locked while it is
-//! written), with one `write` before the answer is released: once that returns the
+//! written), with a `write` before the answer is released: once that returns the
 //! entry is the kernel's, and outlives the process being killed the next instant.
+//! Entries queued at the same moment share one `write` (a group commit): with many
+//! askers at once the journal costs a fraction of a `write` per ask.
 //!
 //! The entries are folded into the database in batches: by the server's folder
 //! thread, by any reader before it reads (`userq history`, the window), and on the
@@ -24,6 +26,7 @@ use super::trouble::{Fault, Source, Trouble};
 
 mod entry;
 mod fold;
+mod folder;
 
 pub use entry::{AskRef, EndRef, EntryRef};
 pub use fold::fold;
@@ -45,6 +48,7 @@ pub struct Journal {
     dir: PathBuf,
     origin: String,
     open: Mutex<Part>,
+    queue: Mutex<Queue>,
     folder: Mutex<Option<std::thread::Thread>>,
     /// Until when appends are dropped, after one failed (a full disk).
     failing_until: Mutex<Option<Instant>>,
@@ -62,9 +66,27 @@ struct Part {
     next_n: u64,
     /// Bytes appended by this process, in every part.
     appended: u64,
+    /// The last ticket whose entry is written (or dropped, when writing failed).
+    written: u64,
+    /// The entries being written, taken from the queue.
+    lines: Vec<u8>,
+    writes: u64,
 }
 
-/// The most room a thread keeps for the next line after a longer one.
+/// What waits for the next `write`.
+#[derive(Default)]
+struct Queue {
+    lines: Vec<u8>,
+    /// Tickets handed out.
+    queued: u64,
+}
+
+/// An entry's place in the journal's order, to wait for with [`Journal::written`].
+#[derive(Clone, Copy)]
+#[must_use = "an entry is written when its ticket is waited for, or by a later write"]
+pub struct Ticket(u64);
+
+/// The most room kept for the next write after a longer one.
 const KEEP_ROOM: usize = 64 << 10;
 
 /// The most a burst appends before it is folded while it goes on.
@@ -79,7 +101,17 @@ impl Journal {
         Ok(Arc::new(Journal {
             dir: dir.to_owned(),
             origin,
-            open: Mutex::new(Part { number: 0, file, len: 0, next_n: 1, appended: 0 }),
+            open: Mutex::new(Part {
+                number: 0,
+                file,
+                len: 0,
+                next_n: 1,
+                appended: 0,
+                written: 0,
+                lines: Vec::new(),
+                writes: 0,
+            }),
+            queue: Mutex::default(),
             folder: Mutex::new(None),
             failing_until: Mutex::new(None),
             trouble: Arc::default(),
@@ -99,43 +131,72 @@ impl Journal {
         part.next_n - 1
     }
 
-    /// Appends one entry, in one `write`; when this returns the entry outlives the
-    /// process. An append that fails (a full disk) is cut off again, said once on
-    /// stderr and to the window, and for a second entries are dropped: a history that
-    /// cannot be written never stops a question, and what was written stays whole.
+    /// Appends one entry now, in one `write` with any others queued before it; when
+    /// this returns the entry outlives the process.
     pub fn record(&self, entry: &EntryRef<'_>) {
-        if self.failing_until.lock().unwrap().is_some_and(|t| Instant::now() < t) {
-            return;
-        }
-        thread_local! {
-            /// The line being appended, its room kept from one entry to the next.
-            static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        LINE.with_borrow_mut(|line| {
-            line.clear();
-            if let Err(e) = serde_json::to_writer(&mut *line, entry) {
-                tracing::warn!("history: an entry that cannot be written: {e}");
-                return;
-            }
-            line.push(b'\n');
-            self.append(line);
-            if line.capacity() > KEEP_ROOM {
-                // A long plan's line is not kept for the thread's lifetime.
-                *line = Vec::new();
-            }
-        });
+        let ticket = self.queue(entry);
+        self.write_through(ticket);
     }
 
-    /// Writes one whole line to the open part, or cuts off what of it went in.
-    fn append(&self, line: &[u8]) {
+    /// Puts one entry in line for the next `write`, which [`Journal::written`] waits
+    /// for. Entries are written in the order they were queued.
+    pub fn queue(&self, entry: &EntryRef<'_>) -> Ticket {
+        if self.failing_until.lock().unwrap().is_some_and(|t| Instant::now() < t) {
+            return Ticket(0);
+        }
+        let mut queue = self.queue.lock().unwrap();
+        let before = queue.lines.len();
+        if let Err(e) = serde_json::to_writer(&mut queue.lines, entry) {
+            queue.lines.truncate(before);
+            tracing::warn!("history: an entry that cannot be written: {e}");
+            return Ticket(0);
+        }
+        queue.lines.push(b'\n');
+        queue.queued += 1;
+        Ticket(queue.queued)
+    }
+
+    /// Returns once the entry `ticket` stands for is written. It first lets every
+    /// other task that is ready now run, so that asks ending at the same moment (many
+    /// askers at once) queue theirs and one `write` takes them all. Should the waiting
+    /// be dropped (its ask cancelled), the entry is written then.
+    pub fn written(&self, ticket: Ticket) -> impl std::future::Future<Output = ()> + '_ {
+        struct WriteThrough<'a>(&'a Journal, Ticket);
+        impl Drop for WriteThrough<'_> {
+            fn drop(&mut self) {
+                self.0.write_through(self.1);
+            }
+        }
+        let write = WriteThrough(self, ticket);
+        async move {
+            tokio::task::yield_now().await;
+            drop(write);
+        }
+    }
+
+    /// Writes every queued entry unless one `write` has taken `ticket`'s already. A
+    /// write that fails (a full disk) is cut off again, said once on stderr and to the
+    /// window, and for a second entries are dropped: a history that cannot be written
+    /// never stops a question, and what was written stays whole.
+    fn write_through(&self, ticket: Ticket) {
         let mut part = self.open.lock().unwrap();
+        if part.written >= ticket.0 {
+            return;
+        }
+        let part = &mut *part;
+        {
+            let mut queue = self.queue.lock().unwrap();
+            std::mem::swap(&mut queue.lines, &mut part.lines);
+            part.written = queue.queued;
+        }
         let mut failing = self.failing_until.lock().unwrap();
         let number = part.number;
         let path = || self.dir.join(part_name(&self.origin, number));
-        match part.file.write_all(line) {
+        part.writes += 1;
+        match part.file.write_all(&part.lines) {
             Ok(()) => {
-                part.len += line.len() as u64;
-                part.appended += line.len() as u64;
+                part.len += part.lines.len() as u64;
+                part.appended += part.lines.len() as u64;
                 if failing.take().is_some() {
                     eprintln!("user-questions: history: writing to {} again", path().display());
                     self.trouble.report(Source::Journal, None);
@@ -155,81 +216,20 @@ impl Journal {
                 *failing = Some(Instant::now() + BACK_OFF);
             }
         }
-        drop((failing, part));
+        part.lines.clear();
+        if part.lines.capacity() > KEEP_ROOM {
+            // A long plan's line is not kept for the process's lifetime.
+            part.lines = Vec::new();
+        }
+        drop(failing);
         if let Some(folder) = &*self.folder.lock().unwrap() {
             folder.unpark();
         }
     }
 
-    /// Folds the journals into the history on a thread of its own: woken by each
-    /// append, it waits `gather` for more to come and folds them all in one
-    /// transaction. A fold that fails is tried again at the next append; the entries
-    /// wait in the journal meanwhile.
-    pub fn fold_in_background(self: &Arc<Self>, conn: Connection, path: PathBuf, gather: std::time::Duration) {
-        let journal = Arc::clone(self);
-        let thread = std::thread::Builder::new()
-            .name("history-folder".into())
-            .spawn(move || {
-                lowest_priority();
-                // Off every asker's path: it may wait for a reader's fold to finish.
-                let _ = conn.busy_timeout(std::time::Duration::from_secs(5));
-                let mut failing = false;
-                loop {
-                    std::thread::park();
-                    journal.wait_for_a_lull(gather);
-                    match fold(&conn, &journal.dir) {
-                        Ok(folded) if folded > 0 => {
-                            // The write-ahead log back into the file (a passive checkpoint
-                            // never waits for readers).
-                            if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
-                                tracing::debug!("history: checkpoint of {}: {e}", path.display());
-                            }
-                            if failing {
-                                failing = false;
-                                eprintln!("user-questions: history: writing to {} again", path.display());
-                                journal.trouble.report(Source::File, None);
-                            }
-                        }
-                        Ok(_) if failing => {
-                            failing = false;
-                            eprintln!("user-questions: history: writing to {} again", path.display());
-                            journal.trouble.report(Source::File, None);
-                        }
-                        Ok(_) => {}
-                        Err(e) if !failing => {
-                            failing = true;
-                            eprintln!(
-                                "user-questions: history: cannot write {}: {e}; the journal in {} keeps every ask until it can",
-                                path.display(),
-                                journal.dir.display()
-                            );
-                            journal.trouble.report(Source::File, Some(Fault { file: path.clone(), error: e.to_string() }));
-                        }
-                        Err(_) => {}
-                    }
-                    if let Err(e) = journal.rotate_if_folded(&conn) {
-                        tracing::warn!("history: a new journal part in {}: {e}", journal.dir.display());
-                    }
-                }
-            })
-            .expect("a thread for the history");
-        *self.folder.lock().unwrap() = Some(thread.thread().clone());
-    }
-
-    /// Returns once no entry came for `gather`, or a burst has appended
-    /// [`FOLD_AT_MOST`]: a burst of asks is folded after it, in one transaction, and
-    /// never competes with its own questions.
-    fn wait_for_a_lull(&self, gather: std::time::Duration) {
-        let appended = || self.open.lock().unwrap().appended;
-        let start = appended();
-        loop {
-            let before = appended();
-            std::thread::sleep(gather);
-            let now = appended();
-            if now == before || now - start >= FOLD_AT_MOST {
-                return;
-            }
-        }
+    /// How many `write`s this journal has made.
+    pub fn writes(&self) -> u64 {
+        self.open.lock().unwrap().writes
     }
 
     /// Begins a new part once this one is large and wholly folded, so journals stay
@@ -251,18 +251,6 @@ impl Journal {
     }
 }
 
-/// Puts the calling thread at the lowest priority short of idle (nice 19): under load
-/// the folding mostly waits for a quiet moment, and the journal holds the entries
-/// meanwhile, yet it is never starved while it holds the file's write lock.
-fn lowest_priority() {
-    // SAFETY: gettid and setpriority touch no memory; on Linux a thread id names the
-    // calling thread alone.
-    let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19) };
-    if done != 0 {
-        tracing::debug!("history: the folder keeps its priority: {}", std::io::Error::last_os_error());
-    }
-}
-
 fn part_name(origin: &str, number: u32) -> String {
     format!("{origin}.{number:06}.jsonl")
 }
@@ -276,4 +264,62 @@ fn open_part(dir: &Path, origin: &str, number: u32) -> std::io::Result<File> {
     file.try_lock().map_err(|e| std::io::Error::other(format!("cannot lock a new journal: {e}")))?;
     std::fs::rename(&unnamed, &name)?;
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Answer, AnswerItem, Question, Request};
+
+    fn whole(journal: &Journal, request: &Request, seq: u64) -> Ticket {
+        let now = SystemTime::now();
+        let answered = Ok(Answer::new(vec![AnswerItem::selected("q", &["Yes"])]));
+        let ask = AskRef { asked_at: store::nanos(now), seq, request };
+        journal.queue(&EntryRef::Whole { ask, end: EndRef::new(now, &answered, Some("test")) })
+    }
+
+    fn lines(dir: &Path) -> usize {
+        let part = std::fs::read_dir(dir).unwrap().next().unwrap().unwrap().path();
+        std::fs::read_to_string(part).unwrap().lines().count()
+    }
+
+    #[test]
+    fn asks_that_end_at_the_same_moment_share_one_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::create(dir.path()).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        rt.block_on(async {
+            let request =
+                Arc::new(Request { questions: vec![Question::new("q", "Deploy?")], agent: None, context: None });
+            let tasks: Vec<_> = (0..20)
+                .map(|seq| {
+                    let (journal, request) = (Arc::clone(&journal), Arc::clone(&request));
+                    tokio::spawn(async move {
+                        let ticket = whole(&journal, &request, seq);
+                        journal.written(ticket).await;
+                        lines(&journal.dir)
+                    })
+                })
+                .collect();
+            for task in tasks {
+                assert_eq!(task.await.unwrap(), 20, "each ask returns with every ending of the moment written");
+            }
+        });
+        assert_eq!(journal.writes(), 1);
+        let request = Request { questions: vec![Question::new("q", "Deploy?")], agent: None, context: None };
+        let alone = whole(&journal, &request, 20);
+        rt.block_on(journal.written(alone));
+        assert_eq!((journal.writes(), lines(dir.path())), (2, 21), "an ask alone has a write of its own");
+    }
+
+    #[test]
+    fn an_entry_whose_wait_is_dropped_is_written_then() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::create(dir.path()).unwrap();
+        let request = Request { questions: vec![Question::new("q", "Deploy?")], agent: None, context: None };
+        let ticket = whole(&journal, &request, 0);
+        assert_eq!(lines(dir.path()), 0, "queued, not yet written");
+        drop(journal.written(ticket));
+        assert_eq!(lines(dir.path()), 1);
+    }
 }
