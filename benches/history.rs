@@ -49,9 +49,23 @@ struct Round {
     in_process: Duration,
     alone_median: Duration,
     alone_p99: Duration,
-    /// Each burst of the 64 askers: asks per second, and the server thread's CPU time
-    /// per ask.
-    bursts: Vec<(f64, Duration)>,
+    bursts: Vec<Burst>,
+}
+
+/// One burst of the 64 askers.
+struct Burst {
+    per_second: f64,
+    /// The server thread's CPU time per ask.
+    server_cpu: Duration,
+    /// The process's `write` calls per ask (sockets send otherwise): the journal's
+    /// appends, and the runtimes waking each other.
+    writes: f64,
+}
+
+/// The `write` calls this process has made (`syscw` in `/proc/self/io`).
+fn write_calls() -> u64 {
+    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+    io.lines().find_map(|l| l.strip_prefix("syscw: ")).and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
 /// A server as `userq serve` runs it, with history in `data` or without, and a
@@ -154,13 +168,15 @@ fn round() -> [Round; 2] {
             // off, on, on, off, off, on, ...: the two bursts of a pair come one after
             // the other.
             let side = turns(turn / 2)[turn % 2];
-            let before = cpu_time(&servers[side].thread);
+            let (cpu, writes) = (cpu_time(&servers[side].thread), write_calls());
             let started = Instant::now();
             burst(&crowds[side], &params).await;
             let wall = started.elapsed();
-            rounds[side]
-                .bursts
-                .push((asks as f64 / wall.as_secs_f64(), (cpu_time(&servers[side].thread) - before) / asks));
+            rounds[side].bursts.push(Burst {
+                per_second: asks as f64 / wall.as_secs_f64(),
+                server_cpu: (cpu_time(&servers[side].thread) - cpu) / asks,
+                writes: (write_calls() - writes) as f64 / asks as f64,
+            });
             tokio::time::sleep(SETTLE).await;
         }
     });
@@ -221,7 +237,7 @@ fn main() {
     let mut on = Vec::new();
     for _ in 0..rounds {
         let [a, b] = round();
-        let total = |r: &Round| r.bursts.iter().map(|b| b.0).sum::<f64>() / r.bursts.len() as f64;
+        let total = |r: &Round| r.bursts.iter().map(|b| b.per_second).sum::<f64>() / r.bursts.len() as f64;
         eprintln!(
             "round {}: alone p99 {:.0} → {:.0} µs, {ASKERS} askers {:.0} → {:.0} asks/s (mean of the bursts)",
             off.len() + 1,
@@ -244,7 +260,7 @@ fn main() {
     let per_round = |f: &dyn Fn(&Round) -> Duration| -> Vec<(f64, f64)> {
         off.iter().zip(&on).map(|(a, b)| (f(a).as_secs_f64() * 1e6, f(b).as_secs_f64() * 1e6)).collect()
     };
-    let per_burst = |f: &dyn Fn(&(f64, Duration)) -> f64| -> Vec<(f64, f64)> {
+    let per_burst = |f: &dyn Fn(&Burst) -> f64| -> Vec<(f64, f64)> {
         off.iter().zip(&on).flat_map(|(a, b)| a.bursts.iter().zip(&b.bursts).map(|(x, y)| (f(x), f(y)))).collect()
     };
     let pairs = off.len() * BURSTS;
@@ -253,8 +269,15 @@ fn main() {
     show("socket ask, one asker alone (median)", per_round(&|r| r.alone_median), "µs");
     show("socket ask, one asker alone (p99)", per_round(&|r| r.alone_p99), "µs");
     println!("{ASKERS} askers, {pairs} pairs of bursts of {} asks:", ASKERS * PER_BURST);
-    show(&format!("socket, {ASKERS} askers (asks/s)"), per_burst(&|b| b.0), "/s ");
-    show(&format!("socket, {ASKERS} askers: server CPU per ask"), per_burst(&|b| b.1.as_secs_f64() * 1e6), "µs");
+    show(&format!("socket, {ASKERS} askers (asks/s)"), per_burst(&|b| b.per_second), "/s ");
+    show(
+        &format!("socket, {ASKERS} askers: server CPU per ask"),
+        per_burst(&|b| b.server_cpu.as_secs_f64() * 1e6),
+        "µs",
+    );
+    let writes = per_burst(&|b| b.writes);
+    let (a, b) = (median(writes.iter().map(|p| p.0).collect()), median(writes.iter().map(|p| p.1).collect()));
+    println!("{:<44} off {a:>10.2}      on {b:>10.2}", format!("socket, {ASKERS} askers: write calls per ask"));
     fold_figures();
     if !quick {
         file_figures();

@@ -4,6 +4,7 @@ of its own, a WebDriver session on its window, and helpers to ask as an agent.""
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -37,41 +38,28 @@ def app(sock, tmp_path, request):
     marker = request.node.get_closest_marker("env")
     if marker:
         env.update(marker.kwargs)
-    port, native_port = free_port(), free_port()
-    driver_proc = subprocess.Popen(
-        [DRIVER, "--port", str(port), "--native-port", str(native_port), "--native-driver", "/usr/bin/WebKitWebDriver"],
-        env=env, stdout=open(tmp_path / "driver.log", "w"), stderr=subprocess.STDOUT,
-    )
+    options = ArgOptions()
+    options.set_capability("browserName", "wry")
+    application = APP
+    if request.node.get_closest_marker("small_disk"):
+        # The app's data folder on a small filesystem of its own: a tmpfs mounted in
+        # a mount namespace of its own. The test reaches it through the app's
+        # /proc/<pid>/root.
+        # Root needs no user namespace (and may not make one in a chroot). The
+        # mounts stay as they are and the folder's own is made private in the new
+        # namespace alone, so the tmpfs never shows outside it.
+        namespaces = "--mount" if os.geteuid() == 0 else "--user --map-root-user --mount"
+        application = tmp_path / "on-a-small-disk"
+        application.write_text(
+            f"#!/bin/sh\nexec unshare {namespaces} --propagation unchanged sh -c "
+            "'mount --make-rprivate \"$(findmnt -T \"$0\" -n -o TARGET)\" && "
+            "mount -t tmpfs -o size=1m tmpfs \"$0\" && exec \"$@\"' "
+            f"\"$USERQ_DATA_DIR\" {APP} \"$@\"\n")
+        application.chmod(0o755)
+        (tmp_path / "data").mkdir()
+    options.set_capability("tauri:options", {"application": str(application)})
+    driver_proc, driver = launch(env, tmp_path, options)
     try:
-        options = ArgOptions()
-        options.set_capability("browserName", "wry")
-        application = APP
-        if request.node.get_closest_marker("small_disk"):
-            # The app's data folder on a small filesystem of its own: a tmpfs mounted in
-            # a mount namespace of its own. The test reaches it through the app's
-            # /proc/<pid>/root.
-            # Root needs no user namespace (and may not make one in a chroot). The
-            # mounts stay as they are and the folder's own is made private in the new
-            # namespace alone, so the tmpfs never shows outside it.
-            namespaces = "--mount" if os.geteuid() == 0 else "--user --map-root-user --mount"
-            application = tmp_path / "on-a-small-disk"
-            application.write_text(
-                f"#!/bin/sh\nexec unshare {namespaces} --propagation unchanged sh -c "
-                "'mount --make-rprivate \"$(findmnt -T \"$0\" -n -o TARGET)\" && "
-                "mount -t tmpfs -o size=1m tmpfs \"$0\" && exec \"$@\"' "
-                f"\"$USERQ_DATA_DIR\" {APP} \"$@\"\n")
-            application.chmod(0o755)
-            (tmp_path / "data").mkdir()
-        options.set_capability("tauri:options", {"application": str(application)})
-        for _ in range(100):
-            try:
-                driver = webdriver.Remote(f"http://127.0.0.1:{port}", options=options)
-                break
-            except Exception:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError(f"tauri-driver did not start on port {port} (WebKitWebDriver on {native_port}); "
-                               f"read {tmp_path / 'driver.log'}")
         wait_for(lambda: listening(sock), "the app's socket")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "count"))
         yield driver
@@ -80,6 +68,48 @@ def app(sock, tmp_path, request):
         driver_proc.terminate()
         driver_proc.wait(5)
         gone()
+
+
+SESSION_TIMEOUT = 60
+
+
+def launch(env, tmp_path, options):
+    """tauri-driver, and a WebDriver session on the app it launches. A session that
+    has not begun after SESSION_TIMEOUT seconds (the app never came up) is given up:
+    the driver is ended, whatever it left is cleared away, and it is tried once more,
+    rather than holding up the whole run."""
+    from selenium.webdriver.remote.client_config import ClientConfig
+    from urllib3.exceptions import ReadTimeoutError
+    for attempt in (1, 2):
+        port, native_port = free_port(), free_port()
+        driver_proc = subprocess.Popen(
+            [DRIVER, "--port", str(port), "--native-port", str(native_port), "--native-driver", "/usr/bin/WebKitWebDriver"],
+            env=env, stdout=open(tmp_path / f"driver-{attempt}.log", "w"), stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        config = ClientConfig(remote_server_addr=url, timeout=SESSION_TIMEOUT)
+        try:
+            for _ in range(100):
+                try:
+                    return driver_proc, webdriver.Remote(command_executor=url, options=options, client_config=config)
+                except ReadTimeoutError:
+                    raise
+                except Exception:
+                    time.sleep(0.1)
+            raise RuntimeError(f"tauri-driver did not start on port {port} (WebKitWebDriver on {native_port}); "
+                               f"read {tmp_path / f'driver-{attempt}.log'}")
+        except ReadTimeoutError:
+            print(f"e2e: no WebDriver session after {SESSION_TIMEOUT} s (read {tmp_path / f'driver-{attempt}.log'});"
+                  " trying again", file=sys.stderr)
+        except BaseException:
+            driver_proc.terminate()
+            driver_proc.wait(5)
+            raise
+        driver_proc.kill()
+        driver_proc.wait(5)
+        subprocess.run(["pkill", "-9", "-f", "WebKitWebDriver --port=" + str(native_port)], check=False)
+        gone()
+    raise RuntimeError(f"no WebDriver session after two tries; read {tmp_path / 'driver-2.log'}")
 
 
 def listening(path):
