@@ -252,9 +252,12 @@ fn main() {
     // Each figure from both sides at about the same moment: a round's figures, or a
     // pair of bursts taken one after the other. The medians of each side, and the
     // median of the ratios of the pairs, which the host's noise moves least.
+    let sides = |pairs: &[(f64, f64)]| {
+        (median(pairs.iter().map(|p| p.0).collect()), median(pairs.iter().map(|p| p.1).collect()))
+    };
     let show = |name: &str, pairs: Vec<(f64, f64)>, unit: &str| {
         let ratio = median(pairs.iter().map(|(a, b)| b / a).collect());
-        let (a, b) = (median(pairs.iter().map(|p| p.0).collect()), median(pairs.iter().map(|p| p.1).collect()));
+        let (a, b) = sides(&pairs);
         println!("{name:<44} off {a:>10.1} {unit}   on {b:>10.1} {unit}   on/off {ratio:.2}");
     };
     let per_round = |f: &dyn Fn(&Round) -> Duration| -> Vec<(f64, f64)> {
@@ -275,8 +278,8 @@ fn main() {
         per_burst(&|b| b.server_cpu.as_secs_f64() * 1e6),
         "µs",
     );
-    let writes = per_burst(&|b| b.writes);
-    let (a, b) = (median(writes.iter().map(|p| p.0).collect()), median(writes.iter().map(|p| p.1).collect()));
+    // No ratio: with history off the askers make almost no `write` calls.
+    let (a, b) = sides(&per_burst(&|b| b.writes));
     println!("{:<44} off {a:>10.2}      on {b:>10.2}", format!("socket, {ASKERS} askers: write calls per ask"));
     fold_figures();
     if !quick {

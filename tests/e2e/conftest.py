@@ -75,7 +75,7 @@ SESSION_TIMEOUT = 60
 
 def launch(env, tmp_path, options):
     """tauri-driver, and a WebDriver session on the app it launches. A session that
-    has not begun after SESSION_TIMEOUT seconds (the app never came up) is given up:
+    has not begun after SESSION_TIMEOUT seconds is given up:
     the driver is ended, whatever it left is cleared away, and it is tried once more,
     rather than holding up the whole run."""
     from selenium.webdriver.remote.client_config import ClientConfig
