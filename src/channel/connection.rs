@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{oneshot, Notify};
 
@@ -81,12 +82,12 @@ impl Conn {
         }
     }
 
-    pub fn notify(&self, method: &str, params: Value) {
+    pub fn notify(&self, method: &str, params: impl Serialize) {
         self.push(rpc::notification(method, params));
     }
 
     /// Sends a request to the client; the receiver gets its result or error object.
-    pub fn call(&self, method: &str, params: Value) -> oneshot::Receiver<Result<Value, Value>> {
+    pub fn call(&self, method: &str, params: impl Serialize) -> oneshot::Receiver<Result<Value, Value>> {
         let id = self.call_ids.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.calls.lock().unwrap().insert(id, tx);
@@ -109,7 +110,7 @@ impl Conn {
     }
 
     /// Replies to the client's own request, once it has read enough of the earlier ones.
-    pub(super) async fn reply(&self, id: &Value, outcome: Result<Value, Value>) {
+    pub(super) async fn reply(&self, id: &Value, outcome: Result<impl Serialize, Value>) {
         self.send_reply(rpc::response(id, outcome)).await
     }
 

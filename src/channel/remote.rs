@@ -6,6 +6,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use super::connection::Conn;
@@ -14,6 +16,13 @@ use crate::service::{Answerer, Ask, Next};
 
 pub(crate) struct RemoteAnswerer {
     pub conn: Arc<Conn>,
+}
+
+/// The params of `questions/offer`, with the request's JSON copied as it was written.
+#[derive(Serialize)]
+struct Offer<'a> {
+    ask: &'a str,
+    request: &'a RawValue,
 }
 
 enum Reply {
@@ -28,7 +37,7 @@ impl Answerer for RemoteAnswerer {
             return next.run().await;
         }
         let held = self.conn.hold(ask);
-        let offer = self.conn.call("questions/offer", json!({"ask": ask.id(), "request": &**ask.request()}));
+        let offer = self.conn.call("questions/offer", Offer { ask: ask.id(), request: ask.request_json() });
         let reply = tokio::select! {
             biased;
             () = held.claimed() => Reply::Hold,

@@ -1,5 +1,6 @@
 //! JSON-RPC 2.0 messages: classifying what arrives and writing what leaves.
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub use crate::model::jsonrpc::*;
@@ -47,19 +48,47 @@ pub fn classify(value: Value) -> Result<Message, Value> {
     }
 }
 
-pub fn request(id: &Value, method: &str, params: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+/// A request (with an id) or a notification (without) as it leaves, serialized
+/// straight from its params: no tree of values is built first, and a request's JSON
+/// kept as text is copied as it is.
+#[derive(Serialize)]
+struct Call<'a, P> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a Value>,
+    method: &'a str,
+    params: P,
 }
 
-pub fn notification(method: &str, params: Value) -> String {
-    json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string()
+/// A response as it leaves: exactly one of `result` and `error`.
+#[derive(Serialize)]
+struct Reply<'a, R> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<R>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
 }
 
-pub fn response(id: &Value, outcome: Result<Value, Value>) -> String {
-    match outcome {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string(),
-        Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string(),
-    }
+fn line(message: impl Serialize) -> String {
+    serde_json::to_string(&message).expect("a message always serializes")
+}
+
+pub fn request(id: &Value, method: &str, params: impl Serialize) -> String {
+    line(Call { jsonrpc: "2.0", id: Some(id), method, params })
+}
+
+pub fn notification(method: &str, params: impl Serialize) -> String {
+    line(Call { jsonrpc: "2.0", id: None, method, params })
+}
+
+pub fn response(id: &Value, outcome: Result<impl Serialize, Value>) -> String {
+    let (result, error) = match outcome {
+        Ok(result) => (Some(result), None),
+        Err(error) => (None, Some(error)),
+    };
+    line(Reply { jsonrpc: "2.0", id, result, error })
 }
 
 /// A whole error response line.
@@ -93,5 +122,20 @@ mod tests {
         assert_eq!(code(json!({"jsonrpc": "2.0", "id": 1})), INVALID_REQUEST);
         let e = classify(json!({"jsonrpc": "2.0", "id": 7, "method": 5})).unwrap_err();
         assert_eq!(e["id"], 7);
+    }
+
+    #[test]
+    fn writes_each_message_with_its_fields_in_order() {
+        let raw = serde_json::value::to_raw_value(&json!({"questions": []})).unwrap();
+        assert_eq!(
+            request(&json!(3), "questions/offer", json!({"ask": "a1", "request": raw})),
+            r#"{"jsonrpc":"2.0","id":3,"method":"questions/offer","params":{"ask":"a1","request":{"questions":[]}}}"#
+        );
+        assert_eq!(notification("m", json!({})), r#"{"jsonrpc":"2.0","method":"m","params":{}}"#);
+        assert_eq!(response(&json!("x"), Ok(Value::Null)), r#"{"jsonrpc":"2.0","id":"x","result":null}"#);
+        assert_eq!(
+            response(&json!(1), Err::<(), _>(json!({"code": -1, "message": "no"}))),
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}"#
+        );
     }
 }

@@ -203,7 +203,7 @@ impl Session {
         self.tasks.spawn(async move {
             let outcome = posted.outcome().await;
             asks.lock().unwrap().remove(&key);
-            conn.reply(&id, outcome.map(|a| json!(a)).map_err(domain)).await;
+            conn.reply(&id, outcome.map_err(domain)).await;
         });
         Ok(())
     }

@@ -35,7 +35,7 @@ impl Recorder {
 #[async_trait]
 impl Answerer for Recorder {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
-        let entry = AskRef { asked_at: store::nanos(ask.since()), seq: ask.order(), request: ask.request().as_ref() };
+        let entry = AskRef { asked_at: store::nanos(ask.since()), seq: ask.order(), request: ask.request_json() };
         let rest = async {
             match self.rules.answer(ask) {
                 Some(remembered) => Ok(remembered),
@@ -66,7 +66,8 @@ impl Answerer for Recorder {
     async fn refused(&self, request: &Request, error: &UserQuestionError) {
         let outcome = Err(error.clone());
         let now = SystemTime::now();
-        let ask = AskRef { asked_at: store::nanos(now), seq: 0, request };
+        let Ok(request) = serde_json::value::to_raw_value(request) else { return };
+        let ask = AskRef { asked_at: store::nanos(now), seq: 0, request: &request };
         let refused = self.journal.queue(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, None) });
         self.journal.written(refused).await;
     }

@@ -5,9 +5,10 @@
 //! back up the waterfall, through every answerer that handed the ask on, before the
 //! asker receives it.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
+use serde_json::value::RawValue;
 use tokio_util::sync::CancellationToken;
 
 use super::pending::{Ending, Pending, PendingAsk};
@@ -22,6 +23,9 @@ struct Inner {
     id: String,
     since: SystemTime,
     request: Arc<Request>,
+    /// The request's JSON, written once for whoever sends or keeps it (an offer over
+    /// the socket, the history's journal).
+    request_json: OnceLock<Box<RawValue>>,
     outcome: Mutex<Option<Result<Answer, UserQuestionError>>>,
     /// What the holder delivered, on its way back up the waterfall.
     delivery: Mutex<Option<Result<Answer, UserQuestionError>>>,
@@ -48,6 +52,7 @@ impl Ask {
             id,
             since,
             request,
+            request_json: OnceLock::new(),
             outcome: Mutex::new(None),
             delivery: Mutex::new(None),
             delivered: CancellationToken::new(),
@@ -78,6 +83,13 @@ impl Ask {
     /// The request as answerers see it: no runtime token.
     pub fn request(&self) -> &Arc<Request> {
         &self.0.request
+    }
+
+    /// The request as JSON text, serialized at most once however many read it.
+    pub fn request_json(&self) -> &RawValue {
+        self.0
+            .request_json
+            .get_or_init(|| serde_json::value::to_raw_value(&*self.0.request).expect("a request always serializes"))
     }
 
     /// Takes the ask: observers see this answerer as its holder.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::super::store;
-use crate::model::{Answer, Request, UserQuestionError};
+use crate::model::{Answer, UserQuestionError};
 /// How an ask ended, as it is appended: the answer as the asker received it, or the
 /// error.
 #[derive(Serialize)]
@@ -33,7 +33,8 @@ impl<'a> From<&'a Result<Answer, UserQuestionError>> for OutcomeRef<'a> {
 pub struct AskRef<'a> {
     pub asked_at: i64,
     pub seq: u64,
-    pub request: &'a Request,
+    /// The request's JSON, as the ask wrote it once for everyone (see `Ask::request_json`).
+    pub request: &'a RawValue,
 }
 
 /// An ending as it is appended.
