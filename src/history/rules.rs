@@ -17,7 +17,7 @@ use rusqlite::Connection;
 
 use super::journal::{EntryRef, Journal};
 use super::store::{self, Rule};
-use crate::model::{Answer, AnswerItem, Intent};
+use crate::model::{Answer, AnswerItem, Intent, Question};
 use crate::Ask;
 
 pub struct Rules {
@@ -38,12 +38,13 @@ impl Rules {
     /// The remembered answer to this ask, if a rule fits: the use is queued in the
     /// journal (written with the ask's ending), and the ask says the rule gave it.
     pub fn answer(&self, ask: &Ask) -> Option<Answer> {
+        // An ask no rule can answer costs no look at the rules.
+        let q = answerable(ask)?;
         let rules = self.current();
-        let rule = fitting(ask, &rules)?;
+        let rule = fitting(ask, q, &rules)?;
         ask.note_answered_by(&format!("rule:{}", rule.id));
         // Written by the write that takes the ask's ending, queued after it.
         let _ = self.journal.queue(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) });
-        let q = &ask.request().questions[0];
         Some(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))
     }
 
@@ -68,14 +69,15 @@ impl Rules {
     }
 }
 
-/// The rule that answers this ask, if one fits.
-fn fitting<'r>(ask: &Ask, rules: &'r [Rule]) -> Option<&'r Rule> {
-    let request = ask.request();
-    let [q] = request.questions.as_slice() else { return None };
-    if q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW) {
-        return None;
-    }
-    let client = request.agent.as_ref().and_then(|a| a.client.as_deref());
+/// The question of an ask a rule may answer: its only one, and not a plan review.
+fn answerable(ask: &Ask) -> Option<&Question> {
+    let [q] = ask.request().questions.as_slice() else { return None };
+    q.intent.as_ref().is_none_or(|i| i.kind != Intent::PLAN_REVIEW).then_some(q)
+}
+
+/// The rule that answers `q`, the question of this ask, if one fits.
+fn fitting<'r>(ask: &Ask, q: &Question, rules: &'r [Rule]) -> Option<&'r Rule> {
+    let client = ask.request().agent.as_ref().and_then(|a| a.client.as_deref());
     rules.iter().find(|r| {
         r.question == q.question
             && r.detail == q.detail
