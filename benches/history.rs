@@ -301,7 +301,7 @@ fn fold_figures() {
         let now = std::time::SystemTime::now();
         // The request's JSON written here, as the recorder does when no answerer
         // before it needed it (an ask answered in process).
-        let request = serde_json::value::to_raw_value(&request).unwrap();
+        let request = request.to_json();
         let ask = AskRef { asked_at: store::nanos(now), seq, request: &request };
         journal.record(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, Some("bench")) });
     }

@@ -66,7 +66,7 @@ impl Answerer for Recorder {
     async fn refused(&self, request: &Request, error: &UserQuestionError) {
         let outcome = Err(error.clone());
         let now = SystemTime::now();
-        let Ok(request) = serde_json::value::to_raw_value(request) else { return };
+        let request = request.to_json();
         let ask = AskRef { asked_at: store::nanos(now), seq: 0, request: &request };
         let refused = self.journal.queue(&EntryRef::Whole { ask, end: EndRef::new(now, &outcome, None) });
         self.journal.written(refused).await;

@@ -134,6 +134,13 @@ pub struct Request {
     pub context: Option<Context>,
 }
 
+impl Request {
+    /// The request as JSON text, as an offer carries it and the history keeps it.
+    pub fn to_json(&self) -> Box<serde_json::value::RawValue> {
+        serde_json::value::to_raw_value(self).expect("a request is plain data and always serializes")
+    }
+}
+
 impl AskRequest {
     pub fn new(questions: Vec<Question>) -> Self {
         Self { questions, agent: None, context: None }

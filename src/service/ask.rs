@@ -87,9 +87,7 @@ impl Ask {
 
     /// The request as JSON text, serialized at most once however many read it.
     pub fn request_json(&self) -> &RawValue {
-        self.0
-            .request_json
-            .get_or_init(|| serde_json::value::to_raw_value(&*self.0.request).expect("a request always serializes"))
+        self.0.request_json.get_or_init(|| self.0.request.to_json())
     }
 
     /// Takes the ask: observers see this answerer as its holder.

@@ -265,7 +265,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let journals = dir.path().join(DIR);
         let request = Request { questions: vec![Question::new("q", "Deploy?")], agent: None, context: None };
-        let request = serde_json::value::to_raw_value(&request).unwrap();
+        let request = request.to_json();
         let answered = Ok(Answer::new(vec![AnswerItem::selected("q", &["Yes"])]));
         let journal = Journal::create(&journals).unwrap();
         let now = SystemTime::now();

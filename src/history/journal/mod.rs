@@ -274,7 +274,7 @@ mod tests {
     fn whole(journal: &Journal, request: &Request, seq: u64) -> Ticket {
         let now = SystemTime::now();
         let answered = Ok(Answer::new(vec![AnswerItem::selected("q", &["Yes"])]));
-        let request = serde_json::value::to_raw_value(request).unwrap();
+        let request = request.to_json();
         let ask = AskRef { asked_at: store::nanos(now), seq, request: &request };
         journal.queue(&EntryRef::Whole { ask, end: EndRef::new(now, &answered, Some("test")) })
     }
