@@ -443,6 +443,10 @@ async fn remembered_answers_answer_only_what_fits_from_their_client() {
     let me = claude.enter("c1").await;
     let r = claude.call("ask", json!({"agent": me, "questions": [question("Run the test suite?")]})).await;
     assert_eq!(r["result"], json!({"answers": [{"id": "q", "selected": ["Yes"]}]}), "answered at once by the rule");
+    // The rule's client is the asking connection's `client.name`, agent or none.
+    let mut script = client(&socket, "claude-code").await;
+    let r = script.call("ask", json!({"questions": [question("Run the test suite?")]})).await;
+    assert_eq!(r["result"], json!({"answers": [{"id": "q", "selected": ["Yes"]}]}), "no agent entered: {r}");
 
     // Another client, other options, a detail, a plan review, two questions: down the waterfall.
     let mut a = answerer(&socket, json!("any")).await;
@@ -475,7 +479,7 @@ async fn remembered_answers_answer_only_what_fits_from_their_client() {
 
     let list = rules(&socket, &["list", "--json"]).await.stdout;
     let rule: Value = serde_json::from_str(list.lines().next().unwrap()).unwrap();
-    assert_eq!((rule["id"].as_i64(), rule["uses"].as_i64()), (Some(id), Some(1)));
+    assert_eq!((rule["id"].as_i64(), rule["uses"].as_i64()), (Some(id), Some(2)));
     assert_eq!(
         (rule["question"].as_str(), rule["answer"].as_str(), rule["client"].as_str()),
         (Some("Run the test suite?"), Some("Yes"), Some("claude-code"))

@@ -29,6 +29,30 @@ async fn session_rules() {
     assert_eq!(r["error"]["code"], -32601);
 }
 
+/// A connection's messages are handled in the order they arrive, a reply to an offer
+/// included: the request after a claim already sees the ask held.
+#[tokio::test]
+async fn a_claim_is_seen_by_the_next_message_on_its_connection() {
+    let s = TestServer::start().await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
+    asker.start("ask", json!({"questions": [question("go")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    answerer.reply(&offer["id"], json!({"claim": true})).await;
+    let r = answerer.call("questions/pending", json!({})).await;
+    assert_eq!(r["result"]["pending"][0]["ask"], offer["params"]["ask"]);
+    assert_eq!(r["result"]["pending"][0]["answerer"], "t", "{r}");
+    // An answer given with the claim: held by the answerer until its ending has gone
+    // back up the waterfall, never listed as nobody's.
+    let ask2 = asker.start("ask", json!({"questions": [question("again")]})).await;
+    let offer = answerer.expect("questions/offer").await;
+    answerer.reply(&offer["id"], json!({"answer": yes("again")})).await;
+    let r = answerer.call("questions/pending", json!({})).await;
+    let second = r["result"]["pending"].as_array().unwrap().iter().find(|p| p["ask"] == offer["params"]["ask"]);
+    assert!(second.is_none_or(|p| p["answerer"] == "t"), "{r}");
+    let reply = asker.recv().await;
+    assert_eq!((reply["id"].as_u64(), &reply["result"]), (Some(ask2), &yes("again")));
+}
+
 #[tokio::test]
 async fn framing_errors_keep_the_connection() {
     let s = TestServer::start().await;

@@ -60,6 +60,7 @@ type Draft = Record<string, QuestionDraft>;
 interface AskView {
   ask: string;
   agent: AgentView | null;
+  client: string | null;
   context: AskContext | null;
   since: string;
   presentation: Presentation;

@@ -12,7 +12,9 @@ use serde_json::json;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
+use super::backoff::Backoff;
 use super::client::{Client, ClientError};
+use super::methods;
 use crate::model::{AgentRef, Answer, Context, ErrorCode, Question, UserQuestionError};
 
 /// How long to wait for a server to come back before giving up.
@@ -55,7 +57,7 @@ impl Asker {
             None => None,
             Some(spec) => {
                 let params = json!({"id": spec.id, "delegationDepth": spec.delegation_depth});
-                let r = client.call("agents/enter", params).await?;
+                let r = client.call(methods::ENTER, params).await?;
                 Some(serde_json::from_value(r).map_err(|e| UserQuestionError::bad_reply(e.to_string()))?)
             }
         };
@@ -70,7 +72,7 @@ impl Asker {
     /// Asks, riding out server restarts. Cancelling `cancel` withdraws the question.
     pub async fn ask(&self, questions: &[Question], cancel: &CancellationToken) -> Result<Answer, ClientError> {
         let mut lost_since: Option<Instant> = None;
-        let mut backoff = Duration::from_millis(50);
+        let mut backoff = Backoff::new(Duration::from_secs(1));
         loop {
             let connected = match self.connect().await {
                 Err(ClientError::NotRunning(_) | ClientError::Closed) if lost_since.is_some() => None,
@@ -85,14 +87,14 @@ impl Asker {
                 if let Some(context) = &self.context {
                     params["context"] = json!(context);
                 }
-                let (id, reply) = client.start("ask", params);
+                let (id, reply) = client.start(methods::ASK, params);
                 tokio::pin!(reply);
                 let reply = tokio::select! {
                     reply = &mut reply => reply,
                     () = cancel.cancelled() => {
                         // Wait (briefly) for the server to confirm, so the question is
                         // withdrawn everywhere before this process goes.
-                        client.notify("$/cancelRequest", json!({"id": id}));
+                        client.notify(methods::CANCEL, json!({"id": id}));
                         let _ = tokio::time::timeout(Duration::from_secs(2), reply).await;
                         return Err(UserQuestionError::aborted().into());
                     }
@@ -118,10 +120,9 @@ impl Asker {
                 return Err(UserQuestionError::server_gone(PATIENCE.as_secs()).into());
             }
             tokio::select! {
-                () = tokio::time::sleep(backoff) => {}
+                () = backoff.wait() => {}
                 () = cancel.cancelled() => return Err(UserQuestionError::aborted().into()),
             }
-            backoff = (backoff * 2).min(Duration::from_secs(1));
         }
     }
 }

@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::frame::{next_frame, Frame};
+use super::methods;
 use super::outbox::Outbox;
 use super::peer;
 use super::rpc::{self, Message};
@@ -97,7 +98,7 @@ impl Client {
         let version = env!("CARGO_PKG_VERSION");
         client
             .call(
-                "initialize",
+                methods::INITIALIZE,
                 json!({"protocolVersion": PROTOCOL_VERSION, "client": {"name": name, "version": version}}),
             )
             .await?;

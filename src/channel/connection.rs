@@ -15,19 +15,35 @@ use serde_json::{json, Value};
 use tokio::sync::{oneshot, Notify};
 
 use super::outbox::Outbox;
-use super::rpc;
-use crate::model::UserQuestionError;
+use super::{methods, rpc};
+use crate::model::{Answer, UserQuestionError};
 use crate::service::Ask;
 
 /// Lines waiting to be written to one client.
 const OUT_QUEUE: usize = 1024;
 
-type CallReply = oneshot::Sender<Result<Value, Value>>;
+/// What the answerer on this connection made of an offer, read by the session in the
+/// order the connection's messages arrived (so a claim is seen before the request
+/// that follows it on the same connection).
+pub(crate) enum Reply {
+    /// The answerer passes: the ask goes on down the waterfall.
+    Pass,
+    /// The answerer claimed it (or answered at once): it holds the ask until it ends.
+    Hold,
+    /// The answerer replied with one of the service's errors.
+    Error(UserQuestionError),
+}
+
+/// An offer waiting for its reply: the ask it offers and the answerer waiting.
+pub(super) struct Offered {
+    ask: Ask,
+    reply: oneshot::Sender<Reply>,
+}
 
 /// What other tasks (asks, answerer adapters) share of a connection.
 pub(crate) struct Conn {
     pub(super) out: Outbox,
-    pub(super) calls: Mutex<HashMap<u64, CallReply>>,
+    offers: Mutex<HashMap<u64, Offered>>,
     call_ids: AtomicU64,
     held: Mutex<HashMap<String, Held>>,
 }
@@ -56,14 +72,14 @@ impl Drop for HeldGuard<'_> {
     fn drop(&mut self) {
         self.conn.held.lock().unwrap().remove(self.ask.id());
         if self.ask.is_withdrawn() {
-            self.conn.notify("questions/withdraw", json!({"ask": self.ask.id(), "reason": "aborted"}));
+            self.conn.notify(methods::WITHDRAW, json!({"ask": self.ask.id(), "reason": "aborted"}));
         }
     }
 }
 
 impl Conn {
     pub(super) fn new(out: Outbox) -> Self {
-        Self { out, calls: Mutex::default(), call_ids: AtomicU64::new(1), held: Mutex::default() }
+        Self { out, offers: Mutex::default(), call_ids: AtomicU64::new(1), held: Mutex::default() }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -86,13 +102,46 @@ impl Conn {
         self.push(rpc::notification(method, params));
     }
 
-    /// Sends a request to the client; the receiver gets its result or error object.
-    pub fn call(&self, method: &str, params: impl Serialize) -> oneshot::Receiver<Result<Value, Value>> {
+    /// Offers `ask` to the answerer on this connection; the receiver gets what its
+    /// reply made of it (see [`Self::on_reply`]).
+    pub fn offer(&self, ask: &Ask, params: impl Serialize) -> oneshot::Receiver<Reply> {
         let id = self.call_ids.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = oneshot::channel();
-        self.calls.lock().unwrap().insert(id, tx);
-        self.push(rpc::request(&id.into(), method, params));
+        let (reply, rx) = oneshot::channel();
+        self.offers.lock().unwrap().insert(id, Offered { ask: ask.clone(), reply });
+        self.push(rpc::request(&id.into(), methods::OFFER, params));
         rx
+    }
+
+    /// A reply to one of the server's offers, taken in the order it arrived: a claim
+    /// marks the ask held, and an answer given at once is delivered, before the next
+    /// message of this connection is read. A reply matching no offer is ignored;
+    /// anything unknown counts as a pass.
+    pub(super) fn on_reply(&self, id: &Value, outcome: Result<Value, Value>) {
+        let Some(offered) = id.as_u64().and_then(|id| self.offers.lock().unwrap().remove(&id)) else { return };
+        if offered.reply.is_closed() {
+            // Nobody waits for it any more: the ask was answered through
+            // `questions/answer` first, or has ended.
+            return;
+        }
+        let ask = &offered.ask;
+        let reply = match outcome {
+            Err(error) => UserQuestionError::from_rpc(&error).map_or(Reply::Pass, Reply::Error),
+            Ok(result) => {
+                if let Some(answer) = result.get("answer") {
+                    ask.claim();
+                    if let Err(misfit) = Answer::from_value(answer).and_then(|a| ask.answer(a)) {
+                        self.notify(methods::BAD_ANSWER, json!({"ask": ask.id(), "message": misfit.message()}));
+                    }
+                    Reply::Hold
+                } else if result.get("claim") == Some(&Value::Bool(true)) {
+                    ask.claim();
+                    Reply::Hold
+                } else {
+                    Reply::Pass
+                }
+            }
+        };
+        let _ = offered.reply.send(reply);
     }
 
     pub fn hold(&self, ask: &Ask) -> HeldGuard<'_> {

@@ -1,12 +1,15 @@
-//! The local socket of PROTOCOL.md: JSON-RPC 2.0 over lines on a Unix socket, bound to
+//! The local socket of docs/protocol.md: JSON-RPC 2.0 over lines on a Unix socket, bound to
 //! one [`crate::UserQuestions`]. The server takes its listener and a shutdown signal as
 //! arguments, so tests run it in a temp folder and stop it when they like; the client
 //! is what `userq` and the MCP server speak through.
 
+pub mod answering;
 pub mod asker;
+mod backoff;
 pub mod client;
 mod connection;
 mod frame;
+pub mod methods;
 mod outbox;
 pub mod path;
 pub mod peer;

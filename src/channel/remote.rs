@@ -2,15 +2,17 @@
 //! [`Answerer`] trait. Its pass, claim, answer-at-once and error map onto `next`, a
 //! held ask, [`Ask::answer`] and an error; a connection that closes while holding an
 //! ask passes it on; an ask withdrawn while held is reported with `questions/withdraw`.
+//! The reply to an offer is read by the connection's session, in order with the
+//! connection's other messages ([`Conn::on_reply`]); this side waits for what it made
+//! of it.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
 
-use super::connection::Conn;
+use super::connection::{Conn, Reply};
 use crate::model::{Answer, UserQuestionError};
 use crate::service::{Answerer, Ask, Next};
 
@@ -25,11 +27,6 @@ struct Offer<'a> {
     request: &'a RawValue,
 }
 
-enum Reply {
-    Pass,
-    Hold,
-}
-
 #[async_trait]
 impl Answerer for RemoteAnswerer {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
@@ -37,43 +34,23 @@ impl Answerer for RemoteAnswerer {
             return next.run().await;
         }
         let held = self.conn.hold(ask);
-        let offer = self.conn.call("questions/offer", Offer { ask: ask.id(), request: ask.request_json() });
+        let offer = self.conn.offer(ask, Offer { ask: ask.id(), request: ask.request_json() });
         let reply = tokio::select! {
             biased;
             () = held.claimed() => Reply::Hold,
-            reply = offer => match reply {
-                Ok(Ok(result)) => self.take(ask, &result),
-                Ok(Err(error)) => match UserQuestionError::from_rpc(&error) {
-                    Some(error) => return Err(error),
-                    None => Reply::Pass,
-                },
-                Err(_) => Reply::Pass,
-            },
+            reply = offer => reply.unwrap_or(Reply::Pass),
             () = self.conn.closed() => Reply::Pass,
         };
-        if let Reply::Hold = reply {
-            ask.claim();
-            self.conn.closed().await;
+        match reply {
+            Reply::Error(error) => return Err(error),
+            Reply::Hold => {
+                ask.claim();
+                self.conn.closed().await;
+            }
+            Reply::Pass => {}
         }
         tracing::debug!(ask = ask.id(), "answerer passes the ask on");
         drop(held);
         next.run().await
-    }
-}
-
-impl RemoteAnswerer {
-    /// Reads the answerer's reply to an offer; anything unknown counts as a pass.
-    fn take(&self, ask: &Ask, result: &Value) -> Reply {
-        if let Some(answer) = result.get("answer") {
-            ask.claim();
-            if let Err(misfit) = Answer::from_value(answer).and_then(|a| ask.answer(a)) {
-                self.conn.notify("questions/badAnswer", json!({"ask": ask.id(), "message": misfit.message()}));
-            }
-            return Reply::Hold;
-        }
-        match result.get("claim") {
-            Some(Value::Bool(true)) => Reply::Hold,
-            _ => Reply::Pass,
-        }
     }
 }

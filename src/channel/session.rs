@@ -15,6 +15,7 @@ use tokio_util::task::TaskTracker;
 
 use super::connection::Conn;
 use super::frame::{next_frame, Frame};
+use super::methods;
 use super::outbox::Outbox;
 use super::remote::RemoteAnswerer;
 use super::rpc::{self, Message};
@@ -104,14 +105,9 @@ impl Session {
             Err(error) => {
                 self.conn.send_reply(error.to_string()).await;
             }
-            Ok(Message::Response { id, outcome }) => {
-                let call = id.as_u64().and_then(|id| self.conn.calls.lock().unwrap().remove(&id));
-                if let Some(call) = call {
-                    let _ = call.send(outcome);
-                }
-            }
+            Ok(Message::Response { id, outcome }) => self.conn.on_reply(&id, outcome),
             Ok(Message::Notification { method, params }) => {
-                if self.initialized && method == "$/cancelRequest" {
+                if self.initialized && method == methods::CANCEL {
                     if let Some(id) = params.get("id") {
                         if let Some(cancel) = self.asks.lock().unwrap().get(&id.to_string()) {
                             cancel.cancel();
@@ -129,20 +125,20 @@ impl Session {
 
     /// Handles a request; `None` when the reply is sent later (an ask).
     fn on_request(&mut self, id: &Value, method: &str, params: Value) -> Option<Outcome> {
-        if !self.initialized && method != "initialize" {
+        if !self.initialized && method != methods::INITIALIZE {
             return Some(Err(json!({"code": rpc::NOT_INITIALIZED, "message": "not initialized"})));
         }
         let Value::Object(params) = params else { return Some(Err(bad_params("params must be an object"))) };
         Some(match method {
-            "initialize" => self.initialize(&params),
-            "agents/enter" => self.enter(&params),
-            "agents/leave" => self.leave(&params),
-            "ask" => return self.ask(id, params).err().map(Err),
-            "answerers/register" => self.register(&params),
-            "answerers/unregister" => self.unregister(&params),
-            "questions/answer" => self.answer(&params),
-            "questions/reject" => self.reject(&params),
-            "questions/pending" => Ok(json!({"pending": self.service.pending()})),
+            methods::INITIALIZE => self.initialize(&params),
+            methods::ENTER => self.enter(&params),
+            methods::LEAVE => self.leave(&params),
+            methods::ASK => return self.ask(id, params).err().map(Err),
+            methods::REGISTER => self.register(&params),
+            methods::UNREGISTER => self.unregister(&params),
+            methods::ANSWER => self.answer(&params),
+            methods::REJECT => self.reject(&params),
+            methods::PENDING => Ok(json!({"pending": self.service.pending()})),
             _ => Err(json!({"code": rpc::METHOD_NOT_FOUND, "message": format!("method not found: {method}")})),
         })
     }
@@ -197,7 +193,7 @@ impl Session {
         let request = AskRequest::from_value(&Value::Object(params)).map_err(domain)?;
         let key = id.to_string();
         let cancel = CancellationToken::new();
-        let posted = self.service.post(request, cancel.clone()).map_err(domain)?;
+        let posted = self.service.post_from(Some(&self.client), request, cancel.clone()).map_err(domain)?;
         self.asks.lock().unwrap().insert(key.clone(), cancel);
         let (conn, asks, id) = (self.conn.clone(), self.asks.clone(), id.clone());
         self.tasks.spawn(async move {

@@ -1,8 +1,9 @@
 //! Remembered answers: a rule answers, at once, a question the person has already
-//! decided. It fits only a one-question ask from its client (every client when it
-//! names none) with the same question text and the same detail (a permission for
-//! another command is another question), whose options still include the remembered
-//! label; never a plan review. Anything else goes on down the waterfall untouched.
+//! decided. It fits only a one-question ask from its client (the asking connection's
+//! `client.name`, see [`Ask::client`]; every client when the rule names none) with the
+//! same question text and the same detail (a permission for another command is
+//! another question), whose options still include the remembered label; never a plan
+//! review. Anything else goes on down the waterfall untouched.
 //! The recorder asks the rules first, before it hands an ask on: a rule's answer is
 //! recorded like any other, and costs no level of the waterfall of its own.
 //! Rules added or removed by any process (`userq rules`) apply from the next ask on:
@@ -77,7 +78,7 @@ fn answerable(ask: &Ask) -> Option<&Question> {
 
 /// The rule that answers `q`, the question of this ask, if one fits.
 fn fitting<'r>(ask: &Ask, q: &Question, rules: &'r [Rule]) -> Option<&'r Rule> {
-    let client = ask.request().agent.as_ref().and_then(|a| a.client.as_deref());
+    let client = ask.client();
     rules.iter().find(|r| {
         r.question == q.question
             && r.detail == q.detail

@@ -23,6 +23,8 @@ struct Inner {
     id: String,
     since: SystemTime,
     request: Arc<Request>,
+    /// The `client.name` of whoever asked (see [`Ask::client`]).
+    client: Option<Arc<str>>,
     /// The request's JSON, written once for whoever sends or keeps it (an offer over
     /// the socket, the history's journal).
     request_json: OnceLock<Box<RawValue>>,
@@ -42,7 +44,7 @@ struct Inner {
 }
 
 impl Ask {
-    pub(crate) fn post(seq: u64, request: Request, pending: Arc<Pending>) -> Self {
+    pub(crate) fn post(seq: u64, request: Request, client: Option<Arc<str>>, pending: Arc<Pending>) -> Self {
         let request = Arc::new(request);
         let id = format!("a{seq}");
         let since = SystemTime::now();
@@ -52,6 +54,7 @@ impl Ask {
             id,
             since,
             request,
+            client,
             request_json: OnceLock::new(),
             outcome: Mutex::new(None),
             delivery: Mutex::new(None),
@@ -83,6 +86,13 @@ impl Ask {
     /// The request as answerers see it: no runtime token.
     pub fn request(&self) -> &Arc<Request> {
         &self.0.request
+    }
+
+    /// The client that asked: the `client.name` of the connection the ask came
+    /// through, else that of the connection that entered its agent; `None` when
+    /// neither was named. Remembered answers are kept per client.
+    pub fn client(&self) -> Option<&str> {
+        self.0.client.as_deref()
     }
 
     /// The request as JSON text, serialized at most once however many read it.

@@ -110,6 +110,17 @@ impl UserQuestions {
     /// here; one refused by a later check comes out of [`Posted::outcome`], after the
     /// answerers have heard of it (a recorder writes it down).
     pub fn post(&self, request: AskRequest, cancel: CancellationToken) -> Result<Posted, UserQuestionError> {
+        self.post_from(None, request, cancel)
+    }
+
+    /// [`Self::post`] on behalf of a named client (a socket connection's `initialize`
+    /// name): the ask knows who asked ([`Ask::client`]), with or without an agent.
+    pub fn post_from(
+        &self,
+        client: Option<&str>,
+        request: AskRequest,
+        cancel: CancellationToken,
+    ) -> Result<Posted, UserQuestionError> {
         // The checks of docs/protocol.md ("Asking"), numbered as there.
         // 1. shape (the parser has checked the types; the rules no type carries):
         request.check_shape()?;
@@ -119,7 +130,7 @@ impl UserQuestions {
             Ok(Posted { service: self.clone(), state: State::Refused { request: Box::new(request), error } })
         };
         match self.check(&request, &cancel) {
-            Ok(admitted) => Ok(self.admit(request, admitted, cancel)),
+            Ok(admitted) => Ok(self.admit(client, request, admitted, cancel)),
             Err(error) => refused(error, &request),
         }
     }
@@ -149,14 +160,25 @@ impl UserQuestions {
         Ok(admitted)
     }
 
-    fn admit(&self, request: AskRequest, admitted: Option<registry::Admitted>, cancel: CancellationToken) -> Posted {
+    fn admit(
+        &self,
+        client: Option<&str>,
+        request: AskRequest,
+        admitted: Option<registry::Admitted>,
+        cancel: CancellationToken,
+    ) -> Posted {
         let (agent, agent_gone) = match admitted {
             Some(a) => (Some(a.info), a.gone),
             None => (None, CancellationToken::new()),
         };
         let seq = self.0.asks.fetch_add(1, Ordering::Relaxed) + 1;
         let request = Request { questions: request.questions, agent, context: request.context };
-        let ask = Ask::post(seq, request, self.0.pending.clone());
+        // The asking client: the connection's own name, else the one that entered the agent.
+        let client = client
+            .filter(|c| !c.is_empty())
+            .map(Arc::from)
+            .or_else(|| request.agent.as_ref().and_then(|a| a.client.as_deref()).map(Arc::from));
+        let ask = Ask::post(seq, request, client, self.0.pending.clone());
         Posted { service: self.clone(), state: State::Asked { ask, cancel, agent_gone } }
     }
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
 use user_questions::agents::permission;
-use user_questions::model::{AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
+use user_questions::model::{AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
 use user_questions::{Answer, Answerer, Ask, Next};
 
 use crate::markdown;
@@ -81,6 +81,8 @@ impl Presentation {
 pub struct AskView {
     pub ask: String,
     pub agent: Option<AgentView>,
+    /// The client that asked ([`Ask::client`]): what "remember for this client" means.
+    pub client: Option<String>,
     /// Where the ask comes from: project, session, kind of agent.
     pub context: Option<Context>,
     pub since: String,
@@ -117,6 +119,13 @@ pub struct UiError {
     pub message: String,
 }
 
+impl UiError {
+    /// One of the window's own errors, its message in the person's language.
+    pub fn new(code: ErrorCode, message: String) -> Self {
+        Self { code: code.as_str().to_owned(), message }
+    }
+}
+
 impl From<UserQuestionError> for UiError {
     fn from(e: UserQuestionError) -> Self {
         Self { code: e.code().to_owned(), message: e.message().to_owned() }
@@ -144,6 +153,7 @@ fn view_of(ask: &Ask) -> AskView {
     AskView {
         ask: ask.id().to_owned(),
         agent: request.agent.as_ref().map(AgentView::from),
+        client: ask.client().map(str::to_owned),
         context: request.context.clone(),
         since: humantime::format_rfc3339_millis(ask.since()).to_string(),
         presentation: Presentation::of(&questions),

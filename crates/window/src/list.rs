@@ -110,11 +110,8 @@ impl ListView {
                 .as_ref()
                 .and_then(|c| c.session.as_deref())
                 .map(|s| text.tr_args("window-session", &[("session", short(s).into())]));
-            let remember_client = view
-                .agent
-                .as_ref()
-                .and_then(|a| a.client.as_deref())
-                .map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
+            let remember_client =
+                view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
             asks.push(ListedAsk { view, group: key, session_label, remember_client });
         }
         for g in &mut groups {
@@ -137,6 +134,7 @@ mod tests {
         AskView {
             ask: ask.into(),
             agent: agent.map(|a| AgentView { id: a.into(), client: Some("cli".into()), delegation_depth: 1 }),
+            client: agent.map(|_| "cli".into()),
             context: session.map(|s| Context {
                 project: Some("/home/me/shop".into()),
                 session: Some(s.into()),

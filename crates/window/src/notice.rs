@@ -106,6 +106,7 @@ mod tests {
         AskView {
             ask: ask.into(),
             agent: Some(AgentView { id: agent.into(), client: None, delegation_depth: 0 }),
+            client: None,
             context: None,
             since: String::new(),
             presentation: if plan { Presentation::PlanReview } else { Presentation::Form },

@@ -1,23 +1,21 @@
-//! `userq answer`: a terminal answerer for people on a server or in SSH. It registers
-//! in the waterfall, claims each offer, and asks the person one question at a time on
-//! a prompt thread; asks withdrawn meanwhile are skipped. When the server stops or
-//! crashes it waits for one to listen again and registers anew, so a terminal left
-//! answering survives a restart of the server or the desktop app.
+//! `userq answer`: a terminal answerer for people on a server or in SSH. On the
+//! library's answerer client ([`Answering`]: registering, offers, withdrawals, riding
+//! out a restart of the server), it claims each offer and asks the person one
+//! question at a time on a prompt thread; asks withdrawn meanwhile are skipped.
 
 use crate::tr;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use clap::Args;
 use inquire::{InquireError, MultiSelect, Select, Text};
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::sync::mpsc;
-use user_questions::channel::client::{Client, ClientError, ServerMessage};
-use user_questions::model::{jsonrpc, Answer, AnswerItem, Question, Request, UserQuestionError};
+use user_questions::channel::answering::{Answering, AskKey, Event, Registration};
+use user_questions::model::{Answer, AnswerItem, Question, Request};
 use user_questions::{wording, Scope};
 
 #[derive(Args)]
@@ -43,66 +41,68 @@ enum Outcome {
     Withdrawn,
 }
 
-/// An ask as this terminal knows it: ask ids are unique only for one server's
-/// lifetime, so each is qualified by the connection (session) it came on.
-type Key = (u64, String);
-
-/// The state the connection loop and the prompt thread share.
+/// The asks withdrawn (or lost with their server) while queued or on screen, which
+/// the connection loop and the prompt thread share.
 #[derive(Default)]
-struct Shared {
-    /// Asks withdrawn (or lost with their server) while queued or on screen.
-    withdrawn: Mutex<HashSet<Key>>,
-    /// The current connection; prompts of an earlier one are moot.
-    session: AtomicU64,
-}
+struct Withdrawn(Mutex<HashSet<AskKey>>);
 
-impl Shared {
-    fn is_moot(&self, key: &Key) -> bool {
-        key.0 != self.session.load(Ordering::SeqCst) || self.withdrawn.lock().unwrap().contains(key)
+impl Withdrawn {
+    fn contains(&self, key: &AskKey) -> bool {
+        self.0.lock().unwrap().contains(key)
     }
 
     /// Done with an ask: its withdrawal, if any, need not be remembered.
-    fn settle(&self, key: &Key) {
-        self.withdrawn.lock().unwrap().remove(key);
+    fn settle(&self, key: &AskKey) {
+        self.0.lock().unwrap().remove(key);
     }
 }
 
 pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
-    let scope = json!(args.scope);
-    let register = json!({"name": args.name, "scope": scope, "priority": args.priority});
-    let (mut client, mut incoming) = match connect(&socket, &register).await {
-        Ok(c) => c,
+    let scope = json!(args.scope).to_string();
+    let registration = Registration { name: args.name.clone(), scope: args.scope, priority: args.priority };
+    let mut answering = match Answering::connect(&socket, "userq answer", registration).await {
+        Ok(a) => a,
         Err(e) => return crate::client_failure(&e),
     };
-    println!(
-        "{}",
-        tr().tr_args("answer-listening", &[("name", (&args.name).into()), ("scope", (&scope.to_string()).into())])
-    );
-    let shared = Arc::new(Shared::default());
-    let (offers, prompts) = std::sync::mpsc::channel::<(Key, Request)>();
+    println!("{}", tr().tr_args("answer-listening", &[("name", (&args.name).into()), ("scope", (&scope).into())]));
+    let withdrawn = Arc::new(Withdrawn::default());
+    // The connection in use, for the prompt thread: asks of an earlier one are moot.
+    let session = Arc::new(AtomicU64::new(1));
+    let (offers, prompts) = std::sync::mpsc::channel::<(AskKey, Request)>();
     let (done_tx, mut done) = mpsc::unbounded_channel();
     std::thread::spawn({
-        let shared = shared.clone();
-        move || prompt_loop(prompts, shared, done_tx)
+        let (withdrawn, session) = (withdrawn.clone(), session.clone());
+        move || prompt_loop(prompts, withdrawn, session, done_tx)
     });
     loop {
         tokio::select! {
-            message = incoming.recv() => match message {
-                Some(m) => on_message(&client, &shared, m, &offers),
-                None => {
-                    // The server stopped or crashed: its asks are gone with it (their askers
-                    // ask again). Wait for a server to listen again and register anew.
-                    shared.session.fetch_add(1, Ordering::SeqCst);
+            event = answering.next() => match event {
+                Event::Offered(offer) => {
+                    answering.claim(&offer);
+                    let _ = offers.send((offer.key, offer.request));
+                }
+                Event::Withdrawn(key) => {
+                    eprintln!("\n{}", tr().tr_args("answer-withdrawn", &[("ask", (&key.ask).into())]));
+                    withdrawn.0.lock().unwrap().insert(key);
+                }
+                Event::BadAnswer { key, message } => eprintln!(
+                    "\n{}",
+                    tr().tr_args("answer-bad-answer", &[("ask", (&key.ask).into()), ("message", (&message).into())])
+                ),
+                // The server stopped or crashed: its asks are gone with it (their askers
+                // ask again); the next event comes once a server takes us again.
+                Event::ServerGone => {
+                    session.fetch_add(1, Ordering::SeqCst);
                     eprintln!("\n{}", tr().tr("answer-server-gone"));
-                    (client, incoming) = reconnect(&socket, &register).await;
+                }
+                Event::Reconnected => {
                     eprintln!("{}", tr().tr_args("answer-reconnected", &[("name", (&args.name).into())]));
                 }
             },
             finished = done.recv() => match finished {
                 None => return ExitCode::SUCCESS,
-                Some(((session, ask), outcome)) => {
-                    let current = session == shared.session.load(Ordering::SeqCst);
-                    if current && send(&client, &ask, outcome).await && args.once {
+                Some((key, outcome)) => {
+                    if answering.is_current(&key) && send(&answering, &key, outcome).await && args.once {
                         return ExitCode::SUCCESS;
                     }
                 }
@@ -111,66 +111,15 @@ pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
     }
 }
 
-async fn connect(
-    socket: &Path,
-    register: &Value,
-) -> Result<(Client, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
-    let (client, incoming) = Client::connect(socket, "userq answer").await?;
-    client.call("answerers/register", register.clone()).await?;
-    Ok((client, incoming))
-}
-
-/// Tries again (every half second at most) until a server takes the registration.
-async fn reconnect(socket: &Path, register: &Value) -> (Client, mpsc::UnboundedReceiver<ServerMessage>) {
-    let mut backoff = Duration::from_millis(50);
-    loop {
-        tokio::time::sleep(backoff).await;
-        if let Ok(c) = connect(socket, register).await {
-            return c;
-        }
-        backoff = (backoff * 2).min(Duration::from_millis(500));
-    }
-}
-
-fn on_message(client: &Client, shared: &Shared, m: ServerMessage, offers: &std::sync::mpsc::Sender<(Key, Request)>) {
-    let ask = m.params["ask"].as_str().unwrap_or_default().to_owned();
-    let key = (shared.session.load(Ordering::SeqCst), ask.clone());
-    match (m.id, m.method.as_str()) {
-        (Some(id), "questions/offer") => match serde_json::from_value::<Request>(m.params["request"].clone()) {
-            Ok(request) => {
-                client.respond(&id, Ok(json!({"claim": true})));
-                let _ = offers.send((key, request));
-            }
-            Err(_) => client.respond(&id, Ok(json!({"claim": false}))),
-        },
-        (Some(id), method) => client.respond(
-            &id,
-            Err(json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": format!("method not found: {method}")})),
-        ),
-        (None, "questions/withdraw") => {
-            shared.withdrawn.lock().unwrap().insert(key);
-            eprintln!("\n{}", tr().tr_args("answer-withdrawn", &[("ask", (&ask).into())]));
-        }
-        (None, "questions/badAnswer") => {
-            let message = m.params["message"].as_str().unwrap_or("");
-            eprintln!("\n{}", tr().tr_args("answer-bad-answer", &[("ask", (&ask).into()), ("message", message.into())]))
-        }
-        (None, _) => {}
-    }
-}
-
 /// Sends what the person decided; true when the ask is settled.
-async fn send(client: &Client, ask: &str, outcome: Outcome) -> bool {
+async fn send(answering: &Answering, key: &AskKey, outcome: Outcome) -> bool {
     let reply = match outcome {
         Outcome::Withdrawn => return false,
-        Outcome::Answered(answer) => client.call("questions/answer", json!({"ask": ask, "answer": answer})).await,
-        Outcome::Dismissed => {
-            let e = UserQuestionError::user_cancelled();
-            client.call("questions/reject", json!({"ask": ask, "code": e.code(), "message": e.message()})).await
-        }
+        Outcome::Answered(answer) => answering.answer(key, &answer).await,
+        Outcome::Dismissed => answering.dismiss(key).await,
     };
     match reply {
-        Ok(_) => {
+        Ok(()) => {
             println!("{}", tr().tr("answer-sent"));
             true
         }
@@ -182,16 +131,18 @@ async fn send(client: &Client, ask: &str, outcome: Outcome) -> bool {
 }
 
 fn prompt_loop(
-    prompts: std::sync::mpsc::Receiver<(Key, Request)>,
-    shared: Arc<Shared>,
-    done: mpsc::UnboundedSender<(Key, Outcome)>,
+    prompts: std::sync::mpsc::Receiver<(AskKey, Request)>,
+    withdrawn: Arc<Withdrawn>,
+    session: Arc<AtomicU64>,
+    done: mpsc::UnboundedSender<(AskKey, Outcome)>,
 ) {
+    let moot = |key: &AskKey| key.session != session.load(Ordering::SeqCst) || withdrawn.contains(key);
     for (key, request) in prompts {
-        if shared.is_moot(&key) {
-            shared.settle(&key);
+        if moot(&key) {
+            withdrawn.settle(&key);
             continue;
         }
-        let outcome = match ask_person(&key.1, &request) {
+        let outcome = match ask_person(&key.ask, &request) {
             Ok(o) => o,
             Err(InquireError::OperationInterrupted) => std::process::exit(130),
             Err(e) => {
@@ -199,8 +150,8 @@ fn prompt_loop(
                 std::process::exit(1)
             }
         };
-        let outcome = if shared.is_moot(&key) { Outcome::Withdrawn } else { outcome };
-        shared.settle(&key);
+        let outcome = if moot(&key) { Outcome::Withdrawn } else { outcome };
+        withdrawn.settle(&key);
         if done.send((key, outcome)).is_err() {
             return;
         }

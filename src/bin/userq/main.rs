@@ -153,7 +153,7 @@ pub fn client_failure(e: &ClientError) -> ExitCode {
 async fn pending(socket: PathBuf, json: bool) -> ExitCode {
     let reply = async {
         let (client, _) = Client::connect(&socket, "userq pending").await?;
-        client.call("questions/pending", serde_json::json!({})).await
+        client.call(user_questions::channel::methods::PENDING, serde_json::json!({})).await
     };
     let pending = match reply.await {
         Ok(p) => p,

@@ -1,0 +1,203 @@
+//! The answerer's side of the protocol, as a library type: it registers in the
+//! waterfall, hears offers, withdrawals and misfits, sends answers and dismissals,
+//! and rides out a restart of the server (it waits for one to listen again and
+//! registers anew). `userq answer` puts a terminal on it; anything else that answers
+//! from elsewhere (a relay to other machines) is another front on the same type.
+//!
+//! Ask ids are unique only for one server's lifetime, so each ask is known by an
+//! [`AskKey`]: its id and the connection it came on. Answering an ask of a
+//! connection that is gone fails with [`ClientError::Closed`] rather than reaching
+//! a new server's ask of the same id.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::backoff::Backoff;
+use super::client::{Client, ClientError, ServerMessage};
+use super::methods;
+use crate::model::{jsonrpc, Answer, Request, UserQuestionError};
+use crate::Scope;
+
+/// How an answerer joins the waterfall (`answerers/register`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Registration {
+    /// Shown as the holder of the asks it takes.
+    pub name: String,
+    pub scope: Scope,
+    /// Higher priorities are offered asks first.
+    pub priority: i64,
+}
+
+/// One ask, on the connection it came on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AskKey {
+    /// Which connection (1, 2, ... as the client reconnects).
+    pub session: u64,
+    pub ask: String,
+}
+
+/// What the server told this answerer.
+#[derive(Debug)]
+pub enum Event {
+    /// An ask it is offered: reply with [`Answering::claim`] or [`Answering::pass`].
+    Offered(Offer),
+    /// An ask it held was withdrawn (the asker left, the server stops).
+    Withdrawn(AskKey),
+    /// An answer it gave with a claim did not fit; the ask is still its to answer.
+    BadAnswer { key: AskKey, message: String },
+    /// The server went away with every ask it held; this client waits for the next.
+    ServerGone,
+    /// A server listens again and took the registration.
+    Reconnected,
+}
+
+/// An offer waiting for its reply.
+#[derive(Debug)]
+pub struct Offer {
+    pub key: AskKey,
+    pub request: Request,
+    id: Value,
+}
+
+/// A registered answerer on the socket.
+pub struct Answering {
+    socket: PathBuf,
+    client_name: String,
+    registration: Registration,
+    client: Client,
+    incoming: mpsc::UnboundedReceiver<ServerMessage>,
+    session: u64,
+    /// The server went away; the next call waits for another.
+    gone: bool,
+}
+
+/// The longest wait between two tries to reach a server again.
+const CEILING: Duration = Duration::from_millis(500);
+
+impl Answering {
+    /// Connects as `client_name` and registers.
+    pub async fn connect(socket: &Path, client_name: &str, registration: Registration) -> Result<Self, ClientError> {
+        let (client, incoming) = register(socket, client_name, &registration).await?;
+        Ok(Self {
+            socket: socket.to_owned(),
+            client_name: client_name.to_owned(),
+            registration,
+            client,
+            incoming,
+            session: 1,
+            gone: false,
+        })
+    }
+
+    /// The next thing the server says; a request it sends that this client does not
+    /// know is answered `METHOD_NOT_FOUND`, an offer whose request cannot be read is
+    /// passed. After [`Event::ServerGone`], the next call waits for a server and
+    /// returns [`Event::Reconnected`]. Cancel-safe: it may be raced in a `select!`.
+    pub async fn next(&mut self) -> Event {
+        loop {
+            if self.gone {
+                self.reconnect().await;
+                self.gone = false;
+                return Event::Reconnected;
+            }
+            let Some(m) = self.incoming.recv().await else {
+                // Its asks went with it: keys of this connection are moot from now on.
+                self.session += 1;
+                self.gone = true;
+                return Event::ServerGone;
+            };
+            if let Some(event) = self.on_message(m) {
+                return event;
+            }
+        }
+    }
+
+    fn key(&self, params: &Value) -> AskKey {
+        AskKey { session: self.session, ask: params["ask"].as_str().unwrap_or_default().to_owned() }
+    }
+
+    fn on_message(&self, m: ServerMessage) -> Option<Event> {
+        let key = self.key(&m.params);
+        match (m.id, m.method.as_str()) {
+            (Some(id), methods::OFFER) => match serde_json::from_value::<Request>(m.params["request"].clone()) {
+                Ok(request) => Some(Event::Offered(Offer { key, request, id })),
+                Err(_) => {
+                    self.client.respond(&id, Ok(json!({"claim": false})));
+                    None
+                }
+            },
+            (Some(id), method) => {
+                let message = format!("method not found: {method}");
+                self.client.respond(&id, Err(json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": message})));
+                None
+            }
+            (None, methods::WITHDRAW) => Some(Event::Withdrawn(key)),
+            (None, methods::BAD_ANSWER) => {
+                let message = m.params["message"].as_str().unwrap_or_default().to_owned();
+                Some(Event::BadAnswer { key, message })
+            }
+            (None, _) => None,
+        }
+    }
+
+    /// Takes the offered ask: it is this answerer's until it answers or dismisses it.
+    pub fn claim(&self, offer: &Offer) {
+        self.client.respond(&offer.id, Ok(json!({"claim": true})));
+    }
+
+    /// Hands the offered ask on down the waterfall.
+    pub fn pass(&self, offer: &Offer) {
+        self.client.respond(&offer.id, Ok(json!({"claim": false})));
+    }
+
+    /// Answers a held ask; a misfit comes back as `BAD_ANSWER` and the ask stays held.
+    pub async fn answer(&self, key: &AskKey, answer: &Answer) -> Result<(), ClientError> {
+        self.current(key)?;
+        self.client.call(methods::ANSWER, json!({"ask": key.ask, "answer": answer})).await.map(drop)
+    }
+
+    /// The person dismissed a held ask: it ends with `ASK_CANCELLED`.
+    pub async fn dismiss(&self, key: &AskKey) -> Result<(), ClientError> {
+        self.current(key)?;
+        let e = UserQuestionError::user_cancelled();
+        self.client
+            .call(methods::REJECT, json!({"ask": key.ask, "code": e.code(), "message": e.message()}))
+            .await
+            .map(drop)
+    }
+
+    /// Whether `key` is an ask of the connection in use (else it went with its server).
+    pub fn is_current(&self, key: &AskKey) -> bool {
+        key.session == self.session
+    }
+
+    fn current(&self, key: &AskKey) -> Result<(), ClientError> {
+        self.is_current(key).then_some(()).ok_or(ClientError::Closed)
+    }
+
+    /// Waits for a server to take the registration again.
+    async fn reconnect(&mut self) {
+        let mut backoff = Backoff::new(CEILING);
+        loop {
+            backoff.wait().await;
+            if let Ok((client, incoming)) = register(&self.socket, &self.client_name, &self.registration).await {
+                (self.client, self.incoming) = (client, incoming);
+                return;
+            }
+        }
+    }
+}
+
+async fn register(
+    socket: &Path,
+    client_name: &str,
+    registration: &Registration,
+) -> Result<(Client, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
+    let (client, incoming) = Client::connect(socket, client_name).await?;
+    client.call(methods::REGISTER, json!(registration)).await?;
+    Ok((client, incoming))
+}
