@@ -8,11 +8,13 @@
 //! `userq mcp`) and [`agents`] (the agents' own hooks and `userq setup`). Beside the
 //! waterfall, [`history`] keeps every ask and the remembered answers as two of its
 //! answerers, and [`wording`] shows the product's own labels in the person's
-//! language. Nothing here depends on a window toolkit.
+//! language. [`host`] starts the service with its history and socket for every door
+//! that serves. Nothing here depends on a window toolkit.
 
 pub mod agents;
 pub mod channel;
 pub mod history;
+pub mod host;
 pub mod mcp;
 pub mod model;
 pub mod service;

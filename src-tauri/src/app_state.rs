@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 use user_questions::channel::server;
+use user_questions::host::{Config, Host};
 use user_questions::{Scope, UserQuestions};
 
 use user_questions_window::settings::Settings;
@@ -39,16 +40,13 @@ impl AppState {
             let _guard = tauri::async_runtime::handle().inner().enter();
             server::bind(&socket)?
         };
-        let service = UserQuestions::new();
-        let history = user_questions::history::install_in(&service, data);
+        let host = Host::start(&Config { history: data });
         let inbox = Inbox::new();
-        inbox.keep_history(history.as_ref().and_then(|h| h.file()));
-        service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
+        inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
+        host.service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
-        let task = tauri::async_runtime::spawn({
-            let (service, stop) = (service.clone(), stop.clone());
-            async move { server::run(listener, service, stop.cancelled_owned()).await }
-        });
+        let task = tauri::async_runtime::spawn(host.serve(listener, stop.clone().cancelled_owned()));
+        let Host { service, history } = host;
         Ok(Self {
             service,
             inbox,

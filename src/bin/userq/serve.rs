@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use tokio::signal::unix::{signal, SignalKind};
 use user_questions::channel::server::{self, BindError};
-use user_questions::UserQuestions;
+use user_questions::host::{Config, Host};
 
 pub async fn run(socket: PathBuf) -> ExitCode {
     // Handlers first: a SIGTERM that comes as soon as the socket exists stops cleanly.
@@ -26,13 +26,11 @@ pub async fn run(socket: PathBuf) -> ExitCode {
         }
         tracing::info!("stopping: pending asks end with SHUTTING_DOWN");
     };
-    let service = UserQuestions::new();
-    if let Some(history) = user_questions::history::install_default(&service) {
-        if history.problem.is_none() {
-            tracing::info!("history in {}", history.path.display());
-        }
+    let host = Host::start(&Config::from_env());
+    if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
+        tracing::info!("history in {}", history.display());
     }
-    server::run(listener, service, stop).await;
+    host.serve(listener, stop).await;
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
 }

@@ -1,0 +1,57 @@
+//! One host for every door that serves: `userq serve` and the desktop app start the
+//! service, its history and its socket here, so each is wired once (in the spirit of
+//! mini-redis's `server::run`: the listener and the shutdown signal are arguments, so
+//! a test binds a socket in a temporary folder and stops the host when it likes).
+//! What a door adds of its own (the window's answerer, a terminal's) it registers on
+//! [`Host::service`] before it serves.
+
+use std::future::Future;
+use std::path::PathBuf;
+
+use tokio::net::UnixListener;
+
+use crate::channel::server;
+use crate::history::{self, Installed};
+use crate::UserQuestions;
+
+/// What a host keeps beside the service.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The folder of the history; `None` keeps none.
+    pub history: Option<PathBuf>,
+}
+
+impl Config {
+    /// The history where the environment puts it (`history::default_dir`).
+    pub fn from_env() -> Self {
+        Self { history: history::default_dir() }
+    }
+}
+
+/// The service with its history, ready to serve.
+pub struct Host {
+    pub service: UserQuestions,
+    /// The history kept, and what is wrong with it, if anything.
+    pub history: Option<Installed>,
+}
+
+impl Host {
+    /// The service, with the history of `config` recording every ask and answering
+    /// what a rule remembers.
+    pub fn start(config: &Config) -> Self {
+        let service = UserQuestions::new();
+        let history = history::install_in(&service, config.history.clone());
+        Self { service, history }
+    }
+
+    /// Serves the socket until `shutdown` resolves; then every pending ask ends with
+    /// `SHUTTING_DOWN` and the socket file is removed.
+    pub fn serve(&self, listener: UnixListener, shutdown: impl Future<Output = ()>) -> impl Future<Output = ()> {
+        server::run(listener, self.service.clone(), shutdown)
+    }
+}
+
+/// Starts a host with `config` and serves `listener` until `shutdown` resolves.
+pub async fn run(listener: UnixListener, config: &Config, shutdown: impl Future<Output = ()>) {
+    Host::start(config).serve(listener, shutdown).await
+}
