@@ -38,7 +38,7 @@ fn service(history_dir: Option<&Path>) -> UserQuestions {
     let s = UserQuestions::new();
     if let Some(dir) = history_dir {
         let installed = history::install(&s, dir, Retention { days: 3650, max: 10_000_000 });
-        assert!(installed.problem.is_none());
+        assert!(installed.unusable.is_none());
     }
     s
 }

@@ -170,7 +170,7 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
 /// is written again, as `history-problem` with what is wrong (or null).
 fn follow_history<R: Runtime>(app: AppHandle<R>) {
     let Some(history) = app.state::<AppState>().history.clone() else { return };
-    let mut changes = history.trouble.watch();
+    let mut changes = history.pause.watch();
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
             let _ = app.emit("history-problem", commands::history_problem(&app.state::<AppState>()));

@@ -13,7 +13,7 @@ use crate::tool::{self, APPROVE, REVISE};
 use crate::wording::APPROVE_EDITS;
 use user_questions_i18n::Text;
 
-pub fn translate(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     match hook.event.as_str() {
         "PermissionRequest" => {
             let (tool, input) = hook.tool()?;

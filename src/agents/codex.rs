@@ -10,7 +10,7 @@ use super::call::{text, Call};
 use super::permission::{self, Verdict};
 use super::{HookAsk, HookInput, HookInputError, DENIED};
 
-pub fn translate(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "PermissionRequest" {
         return Ok(None);
     }

@@ -20,7 +20,7 @@ pub const TOOLS: ToolNames = ToolNames {
     fetch: &["web_fetch"],
 };
 
-pub fn translate(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "BeforeTool" {
         return Ok(None);
     }

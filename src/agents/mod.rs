@@ -49,14 +49,14 @@ impl Agent {
         Self::ALL.into_iter().find(|a| a.command_name() == name)
     }
 
-    /// Reads one hook input. `Ok(None)`: an event this hook takes no part in.
+    /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
     /// The questions are worded in `text`'s language; what the agent reads back is not.
-    pub fn translate(self, input: &str, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+    pub fn ask_from(self, input: &str, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         let hook = HookInput::parse(input)?;
         let ask = match self {
-            Self::ClaudeCode => claude_code::translate(&hook, words)?,
-            Self::Codex => codex::translate(&hook, words)?,
-            Self::Gemini => gemini::translate(&hook, words)?,
+            Self::ClaudeCode => claude_code::ask_from(&hook, words)?,
+            Self::Codex => codex::ask_from(&hook, words)?,
+            Self::Gemini => gemini::ask_from(&hook, words)?,
         };
         Ok(ask.map(|mut ask| {
             ask.context = hook.context(self);

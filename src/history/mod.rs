@@ -10,10 +10,10 @@
 //! locked for a while only delays the fold.
 
 pub mod journal;
+pub mod pause;
 pub mod recorder;
 pub mod rules;
 pub mod store;
-pub mod trouble;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,9 +61,9 @@ impl Retention {
 pub struct Installed {
     pub path: PathBuf,
     /// The file or folder that could not be used, and why.
-    pub problem: Option<trouble::Fault>,
+    pub unusable: Option<pause::Fault>,
     /// What keeps a history in use from being written now, while it lasts.
-    pub trouble: Arc<trouble::Trouble>,
+    pub pause: Arc<pause::Pause>,
 }
 
 /// The history this process keeps, unless `USERQ_HISTORY=off`: in [`data_dir`], with
@@ -95,7 +95,7 @@ pub fn install_in(service: &UserQuestions, dir: Option<PathBuf>) -> Option<Insta
 impl Installed {
     /// The file, when the history is kept.
     pub fn file(&self) -> Option<PathBuf> {
-        self.problem.is_none().then(|| self.path.clone())
+        self.unusable.is_none().then(|| self.path.clone())
     }
 }
 
@@ -104,38 +104,38 @@ impl Installed {
 pub fn install(service: &UserQuestions, dir: &Path, retention: Retention) -> Installed {
     let path = dir.join(FILE);
     // One line on stderr, and the fault for the window to word.
-    let problem = |line: String, file: &Path, error: String| {
+    let unusable = |line: String, file: &Path, error: String| {
         eprintln!("user-questions: history: {}: {line}; questions go on without history", path.display());
-        let problem = Some(trouble::Fault { file: file.to_owned(), error });
-        Installed { path: path.clone(), problem, trouble: Arc::default() }
+        let fault = Some(pause::Fault { file: file.to_owned(), error });
+        Installed { path: path.clone(), unusable: fault, pause: Arc::default() }
     };
     if let Err(e) = std::fs::create_dir_all(dir) {
-        return problem(format!("cannot make the folder: {e}"), dir, e.to_string());
+        return unusable(format!("cannot make the folder: {e}"), dir, e.to_string());
     }
     let conn = match open(&path) {
         Ok(c) => c,
-        Err(e) => return problem(e.clone(), &path, e),
+        Err(e) => return unusable(e.clone(), &path, e),
     };
     let reader = match rusqlite::Connection::open(&path) {
         Ok(c) => c,
-        Err(e) => return problem(e.to_string(), &path, e.to_string()),
+        Err(e) => return unusable(e.to_string(), &path, e.to_string()),
     };
     let journals = journal::dir_of(&path);
     let journal = match journal::Journal::create(&journals) {
         Ok(j) => j,
         Err(e) => {
-            return problem(format!("cannot begin a journal in {}: {e}", journals.display()), &journals, e.to_string())
+            return unusable(format!("cannot begin a journal in {}: {e}", journals.display()), &journals, e.to_string())
         }
     };
     journal.fold_in_background(conn, path.clone(), GATHER);
     retain_daily(path.clone(), retention);
-    let trouble = journal.trouble();
+    let pause = journal.pause();
     let rules = rules::Rules::new(reader, journal.clone());
     service.register("history", Scope::Any, i64::MAX, Arc::new(recorder::Recorder::new(journal, rules)));
-    Installed { path, problem: None, trouble }
+    Installed { path, unusable: None, pause }
 }
 
-/// How long the folder waits after an append for more to fold with it: a burst of
+/// How long the fold thread waits after an append for more to fold with it: a burst of
 /// asks costs one transaction.
 const GATHER: Duration = Duration::from_millis(50);
 

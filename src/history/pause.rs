@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use tokio::sync::watch;
 
-/// Where the trouble is.
+/// Where the fault is.
 #[derive(Debug, Clone, Copy)]
 pub enum Source {
     /// Appending to this process's journal.
@@ -25,19 +25,19 @@ pub struct Fault {
     pub error: String,
 }
 
-/// The history's current trouble, if any, and who is told of changes to it.
-pub struct Trouble {
+/// What pauses the history now, if anything, and who is told of changes to it.
+pub struct Pause {
     parts: Mutex<[Option<Fault>; 2]>,
     shown: watch::Sender<Option<Fault>>,
 }
 
-impl Default for Trouble {
+impl Default for Pause {
     fn default() -> Self {
         Self { parts: Mutex::new([None, None]), shown: watch::Sender::new(None) }
     }
 }
 
-impl Trouble {
+impl Pause {
     /// Notes what is wrong at `source` now (`None`: nothing any more).
     pub fn report(&self, source: Source, what: Option<Fault>) {
         let mut parts = self.parts.lock().unwrap();
@@ -66,19 +66,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_trouble_is_shown_until_each_is_cleared() {
+    fn the_first_fault_is_shown_until_each_is_cleared() {
         let fault = |file: &str, error: &str| Fault { file: file.into(), error: error.into() };
-        let trouble = Trouble::default();
-        let mut seen = trouble.watch();
-        trouble.report(Source::File, Some(fault("history.sqlite3", "database is locked")));
-        trouble.report(Source::Journal, Some(fault("journal/1.jsonl", "No space left on device")));
-        assert_eq!(trouble.now(), Some(fault("journal/1.jsonl", "No space left on device")));
+        let pause = Pause::default();
+        let mut seen = pause.watch();
+        pause.report(Source::File, Some(fault("history.sqlite3", "database is locked")));
+        pause.report(Source::Journal, Some(fault("journal/1.jsonl", "No space left on device")));
+        assert_eq!(pause.now(), Some(fault("journal/1.jsonl", "No space left on device")));
         assert!(seen.has_changed().unwrap());
         seen.mark_unchanged();
-        trouble.report(Source::Journal, None);
-        assert_eq!(trouble.now(), Some(fault("history.sqlite3", "database is locked")), "the other is still wrong");
-        trouble.report(Source::File, None);
-        assert_eq!(trouble.now(), None);
+        pause.report(Source::Journal, None);
+        assert_eq!(pause.now(), Some(fault("history.sqlite3", "database is locked")), "the other is still wrong");
+        pause.report(Source::File, None);
+        assert_eq!(pause.now(), None);
         assert!(seen.has_changed().unwrap());
     }
 }

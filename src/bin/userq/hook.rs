@@ -23,7 +23,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     if let Err(e) = std::io::stdin().read_to_string(&mut input) {
         return crate::fail(1, &format!("{name}: cannot read the hook input: {e}"));
     }
-    let ask = match agent.translate(&input, crate::tr()) {
+    let ask = match agent.ask_from(&input, crate::tr()) {
         Ok(Some(ask)) => ask,
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => return crate::fail(1, &format!("{name}: {e}; no decision")),

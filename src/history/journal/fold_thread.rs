@@ -1,4 +1,4 @@
-//! The folder: the thread that folds this process's journal into the database, off
+//! The fold thread: the thread that folds this process's journal into the database, off
 //! every asker's path, after each burst of asks and in one transaction for all of it.
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-use super::super::trouble::{Fault, Source};
+use super::super::pause::{Fault, Source};
 use super::{fold, Journal, FOLD_AT_MOST};
 
 impl Journal {
@@ -18,7 +18,7 @@ impl Journal {
     pub fn fold_in_background(self: &Arc<Self>, conn: Connection, path: PathBuf, gather: Duration) {
         let journal = Arc::clone(self);
         let thread = std::thread::Builder::new()
-            .name("history-folder".into())
+            .name("history-fold".into())
             .spawn(move || {
                 lowest_priority();
                 // Off every asker's path: it may wait for a reader's fold to finish.
@@ -37,13 +37,13 @@ impl Journal {
                             if failing {
                                 failing = false;
                                 eprintln!("user-questions: history: writing to {} again", path.display());
-                                journal.trouble.report(Source::File, None);
+                                journal.pause.report(Source::File, None);
                             }
                         }
                         Ok(_) if failing => {
                             failing = false;
                             eprintln!("user-questions: history: writing to {} again", path.display());
-                            journal.trouble.report(Source::File, None);
+                            journal.pause.report(Source::File, None);
                         }
                         Ok(_) => {}
                         Err(e) if !failing => {
@@ -53,7 +53,7 @@ impl Journal {
                                 path.display(),
                                 journal.dir.display()
                             );
-                            journal.trouble.report(Source::File, Some(Fault { file: path.clone(), error: e.to_string() }));
+                            journal.pause.report(Source::File, Some(Fault { file: path.clone(), error: e.to_string() }));
                         }
                         Err(_) => {}
                     }
@@ -91,6 +91,6 @@ fn lowest_priority() {
     // calling thread alone.
     let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19) };
     if done != 0 {
-        tracing::debug!("history: the folder keeps its priority: {}", std::io::Error::last_os_error());
+        tracing::debug!("history: the fold thread keeps its priority: {}", std::io::Error::last_os_error());
     }
 }

@@ -11,7 +11,7 @@
 //! next start. The database says how far each journal is folded, in the same
 //! transaction as the rows, so an entry is folded exactly once, whoever folds it. A
 //! journal wholly folded is removed by whoever finds its writer gone. A disk too
-//! full to append to pauses the history (see [`super::trouble`]); questions go on.
+//! full to append to pauses the history (see [`super::pause`]); questions go on.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -21,12 +21,12 @@ use std::time::{Duration, Instant, SystemTime};
 
 use rusqlite::Connection;
 
+use super::pause::{Fault, Pause, Source};
 use super::store;
-use super::trouble::{Fault, Source, Trouble};
 
 mod entry;
 mod fold;
-mod folder;
+mod fold_thread;
 
 pub use entry::{AskRef, EndRef, EntryRef};
 pub use fold::fold;
@@ -52,7 +52,7 @@ pub struct Journal {
     folder: Mutex<Option<std::thread::Thread>>,
     /// Until when appends are dropped, after one failed (a full disk).
     failing_until: Mutex<Option<Instant>>,
-    trouble: Arc<Trouble>,
+    pause: Arc<Pause>,
 }
 
 /// How long appends are dropped after one failed, so a disk that fails slowly never
@@ -114,14 +114,14 @@ impl Journal {
             queue: Mutex::default(),
             folder: Mutex::new(None),
             failing_until: Mutex::new(None),
-            trouble: Arc::default(),
+            pause: Arc::default(),
         }))
     }
 
     /// What keeps this journal, or the database it is folded into, from being
     /// written now.
-    pub fn trouble(&self) -> Arc<Trouble> {
-        Arc::clone(&self.trouble)
+    pub fn pause(&self) -> Arc<Pause> {
+        Arc::clone(&self.pause)
     }
 
     /// The number that ties an ask's ending to its beginning.
@@ -199,7 +199,7 @@ impl Journal {
                 part.appended += part.lines.len() as u64;
                 if failing.take().is_some() {
                     eprintln!("user-questions: history: writing to {} again", path().display());
-                    self.trouble.report(Source::Journal, None);
+                    self.pause.report(Source::Journal, None);
                 }
             }
             Err(e) => {
@@ -211,7 +211,7 @@ impl Journal {
                         "user-questions: history: cannot write the journal {}: {e}; questions go on, unrecorded until it can",
                         path().display()
                     );
-                    self.trouble.report(Source::Journal, Some(Fault { file: path(), error: e.to_string() }));
+                    self.pause.report(Source::Journal, Some(Fault { file: path(), error: e.to_string() }));
                 }
                 *failing = Some(Instant::now() + BACK_OFF);
             }
