@@ -7,6 +7,7 @@ use serde_json::Value;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::app_state::AppState;
+use user_questions::model::ErrorCode;
 use user_questions_i18n::{Arg, Language};
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::{ListView, UiError};
@@ -36,9 +37,9 @@ pub struct HistoryProblem {
 
 pub fn history_problem(state: &AppState) -> Option<HistoryProblem> {
     let history = state.history.as_ref()?;
-    let (paused, fault) = match &history.problem {
+    let (paused, fault) = match &history.unusable {
         Some(fault) => (false, fault.clone()),
-        None => (true, history.trouble.now()?),
+        None => (true, history.pause.now()?),
     };
     let file = fault.file.display().to_string();
     let args = [("file", Arg::Str(&file)), ("error", Arg::Str(&fault.error))];
@@ -77,10 +78,9 @@ pub fn ui_text(state: State<'_, AppState>) -> UiText {
 pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, lang: String) -> Result<(), UiError> {
     if !state.set_language(&lang) {
         let known: Vec<String> = user_questions_i18n::languages().into_iter().map(|l| l.tag).collect();
-        return Err(UiError {
-            code: "BAD_LANGUAGE".into(),
-            message: format!("no catalog for language {lang:?}; there are: {}", known.join(", ")),
-        });
+        let known = known.join(", ");
+        let words = [("lang", lang.as_str().into()), ("known", known.as_str().into())];
+        return Err(UiError::new(ErrorCode::BadLanguage, state.text().tr_args("window-error-bad-language", &words)));
     }
     crate::tray::update(&app, &state.inbox.list());
     let _ = app.emit("language-changed", lang);
@@ -102,7 +102,7 @@ pub fn answer_question(
     state.inbox.answer(&ask, &answer)?;
     if let (Some(whom), Some(path)) = (remember, state.history_file()) {
         let answer = user_questions::Answer::from_value(&answer)?;
-        user_questions_window::history::remember(&path, &held, &answer, whom)?;
+        user_questions_window::history::remember(&path, &held, &answer, whom, &state.text())?;
     }
     Ok(())
 }
@@ -125,9 +125,10 @@ pub fn list_rules(state: State<'_, AppState>) -> Result<Vec<RuleView>, UiError> 
 
 #[tauri::command]
 pub fn remove_rule(state: State<'_, AppState>, id: i64) -> Result<(), UiError> {
-    let path =
-        state.history_file().ok_or_else(|| UiError { code: "HISTORY".into(), message: "no history is kept".into() })?;
-    user_questions_window::history::remove_rule(&path, id)
+    let text = state.text();
+    let no_history = || UiError::new(ErrorCode::History, text.tr("window-error-no-history"));
+    let path = state.history_file().ok_or_else(no_history)?;
+    user_questions_window::history::remove_rule(&path, id, &text)
 }
 
 #[tauri::command]
@@ -178,7 +179,7 @@ mod tests {
     #[test]
     fn a_history_that_cannot_be_written_for_now_is_shown_paused_until_it_can() {
         use tauri::Listener;
-        use user_questions::history::trouble::{Fault, Source};
+        use user_questions::history::pause::{Fault, Source};
         let dir = tempfile::tempdir().unwrap();
         let app = crate::tests::mock_app(dir.path().join("run").join("userq.sock"));
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
@@ -188,14 +189,14 @@ mod tests {
             move |e| heard.lock().unwrap().push(serde_json::from_str(e.payload()).unwrap())
         });
         assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], json!(null));
-        let trouble = app.state::<AppState>().history.as_ref().unwrap().trouble.clone();
+        let pause = app.state::<AppState>().history.as_ref().unwrap().pause.clone();
         let error = "No space left on device (os error 28)";
-        trouble.report(Source::Journal, Some(Fault { file: "/data/journal/1.jsonl".into(), error: error.into() }));
+        pause.report(Source::Journal, Some(Fault { file: "/data/journal/1.jsonl".into(), error: error.into() }));
         let why = "/data/journal/1.jsonl cannot be written (No space left on device (os error 28)). Questions go on; answers are recorded again once it can be written.";
         let paused = json!({"paused": true, "why": why});
         wait_until("the window told", || heard.lock().unwrap().last() == Some(&paused));
         assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], paused);
-        trouble.report(Source::Journal, None);
+        pause.report(Source::Journal, None);
         wait_until("the window told it is over", || heard.lock().unwrap().last() == Some(&json!(null)));
         assert_eq!(invoke(&window, "status", json!({})).unwrap()["historyProblem"], json!(null));
         app.state::<AppState>().stop();
@@ -282,12 +283,16 @@ mod tests {
 
         let bad = invoke(&window, "set_language", json!({"lang": "tlh"})).unwrap_err();
         assert_eq!(bad["code"], "BAD_LANGUAGE");
-        assert!(bad["message"].as_str().unwrap().contains("\"tlh\""), "{bad}");
+        let message = bad["message"].as_str().unwrap();
+        assert!(message.starts_with("There is no catalog") && message.contains("tlh"), "{bad}");
+        assert!(message.contains("en, zh-CN"), "{bad}");
 
         invoke(&window, "set_language", json!({"lang": "zh-CN"})).unwrap();
         let text = invoke(&window, "ui_text", json!({})).unwrap();
         assert_eq!((text["lang"].as_str(), text["messages"]["window-submit"].as_str()), (Some("zh-CN"), Some("提交")));
         assert_eq!(invoke(&window, "list_questions", json!({})).unwrap()["waiting"], "0 个待回答");
+        let bad = invoke(&window, "set_language", json!({"lang": "tlh"})).unwrap_err();
+        assert!(bad["message"].as_str().unwrap().starts_with("没有语言"), "errors in the person's language: {bad}");
         let kept: serde_json::Value =
             serde_json::from_slice(&std::fs::read(dir.path().join("settings.json")).unwrap()).unwrap();
         assert_eq!(kept, json!({"language": "zh-CN"}));

@@ -47,6 +47,12 @@ pub enum ErrorCode {
     NoServer,
     /// The server serves as many connections as it takes (not in the contract).
     TooManyConnections,
+    /// The window was asked for a language no catalog has.
+    BadLanguage,
+    /// The window could not read or write the history (or none is kept).
+    History,
+    /// The window was asked to forget a rule that does not exist.
+    NoSuchRule,
 }
 
 impl ErrorCode {
@@ -68,6 +74,9 @@ impl ErrorCode {
             Self::ServerGone => "SERVER_GONE",
             Self::NoServer => "NO_SERVER",
             Self::TooManyConnections => "TOO_MANY_CONNECTIONS",
+            Self::BadLanguage => "BAD_LANGUAGE",
+            Self::History => "HISTORY",
+            Self::NoSuchRule => "NO_SUCH_RULE",
         }
     }
 }

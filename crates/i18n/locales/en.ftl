@@ -238,3 +238,7 @@ window-remember-everyone = for every client
 window-shortcut-move = next and previous question
 window-revision-title = Changed since the last version
 window-revision-feedback = You said:
+window-error-history = The history could not be read or written: { $error }
+window-error-no-history = No history is kept.
+window-error-no-such-rule = There is no remembered answer { $id }.
+window-error-bad-language = There is no catalog for the language “{ $lang }”; there are: { $known }.

@@ -216,3 +216,7 @@ window-remember-everyone = 所有客户端
 window-shortcut-move = 下一个和上一个问题
 window-revision-title = 与上一版相比的改动
 window-revision-feedback = 你上次说：
+window-error-history = 无法读取或写入历史记录：{ $error }
+window-error-no-history = 未保留历史记录。
+window-error-no-such-rule = 没有编号为 { $id } 的记住的回答。
+window-error-bad-language = 没有语言“{ $lang }”的目录；现有的是：{ $known }。

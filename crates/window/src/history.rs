@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use user_questions::history::store::{self, Query, Rule};
-use user_questions::model::{Answer, Intent};
+use user_questions::model::{Answer, ErrorCode, Intent};
 use user_questions::Ask;
 use user_questions_i18n::Text;
 
@@ -45,8 +45,9 @@ pub struct HistoryPage {
     pub next: Option<i64>,
 }
 
-fn failed(e: impl std::fmt::Display) -> UiError {
-    UiError { code: "HISTORY".into(), message: e.to_string() }
+/// The history could not be read or written: the system's reason, in the person's words.
+fn failed<E: std::fmt::Display>(text: &Text) -> impl Fn(E) -> UiError + '_ {
+    |e| UiError::new(ErrorCode::History, text.tr_args("window-error-history", &[("error", (&e.to_string()).into())]))
 }
 
 /// One page: the newest asks (matching `search`), older than `before` when given.
@@ -54,9 +55,9 @@ pub fn page(path: &Path, search: Option<String>, before: Option<i64>, text: &Tex
     if !path.exists() {
         return Ok(HistoryPage { items: Vec::new(), next: None });
     }
-    let conn = store::open_for_reading(path).map_err(failed)?;
+    let conn = store::open_for_reading(path).map_err(failed(text))?;
     let query = Query { search, before_ask: before, limit: Some(PAGE + 1), ..Default::default() };
-    let mut entries = store::list(&conn, &query).map_err(failed)?;
+    let mut entries = store::list(&conn, &query).map_err(failed(text))?;
     let next = (entries.len() as u64 > PAGE).then(|| {
         entries.truncate(PAGE as usize);
         entries.last().map(|e| e.ask)
@@ -111,7 +112,7 @@ pub fn rules(path: &Path, text: &Text) -> Result<Vec<RuleView>, UiError> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let rules = store::rules(&store::open_for_reading(path).map_err(failed)?).map_err(failed)?;
+    let rules = store::rules(&store::open_for_reading(path).map_err(failed(text))?).map_err(failed(text))?;
     Ok(rules
         .into_iter()
         .map(|rule| RuleView {
@@ -122,11 +123,14 @@ pub fn rules(path: &Path, text: &Text) -> Result<Vec<RuleView>, UiError> {
         .collect())
 }
 
-pub fn remove_rule(path: &Path, id: i64) -> Result<(), UiError> {
-    let conn = store::open_for_writing(path).map_err(failed)?;
-    match store::remove_rule(&conn, id).map_err(failed)? {
+pub fn remove_rule(path: &Path, id: i64, text: &Text) -> Result<(), UiError> {
+    let conn = store::open_for_writing(path).map_err(failed(text))?;
+    match store::remove_rule(&conn, id).map_err(failed(text))? {
         true => Ok(()),
-        false => Err(UiError { code: "NO_SUCH_RULE".into(), message: format!("there is no rule {id}") }),
+        false => Err(UiError::new(
+            ErrorCode::NoSuchRule,
+            text.tr_args("window-error-no-such-rule", &[("id", (&id.to_string()).into())]),
+        )),
     }
 }
 
@@ -150,7 +154,13 @@ pub fn can_remember(ask: &Ask) -> bool {
 /// Makes a rule of the answer the person gave in the window: the question's text and
 /// detail as they came, the label picked. `None` when the answer picked no label
 /// (typed text, skipped) or the ask cannot be remembered.
-pub fn remember(path: &Path, ask: &Ask, answer: &Answer, whom: RememberFor) -> Result<Option<i64>, UiError> {
+pub fn remember(
+    path: &Path,
+    ask: &Ask,
+    answer: &Answer,
+    whom: RememberFor,
+    text: &Text,
+) -> Result<Option<i64>, UiError> {
     if !can_remember(ask) {
         return Ok(None);
     }
@@ -161,9 +171,9 @@ pub fn remember(path: &Path, ask: &Ask, answer: &Answer, whom: RememberFor) -> R
         return Ok(None);
     }
     let client = match whom {
-        RememberFor::Client => ask.request().agent.as_ref().and_then(|a| a.client.clone()),
+        RememberFor::Client => ask.client().map(str::to_owned),
         RememberFor::Everyone => None,
     };
-    let conn = store::open_for_writing(path).map_err(failed)?;
-    store::add_rule(&conn, &q.question, label, client.as_deref(), q.detail.as_deref()).map(Some).map_err(failed)
+    let conn = store::open_for_writing(path).map_err(failed(text))?;
+    store::add_rule(&conn, &q.question, label, client.as_deref(), q.detail.as_deref()).map(Some).map_err(failed(text))
 }
