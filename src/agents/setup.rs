@@ -175,7 +175,7 @@ impl Setup {
             original,
             what,
             pretty(&after),
-            |bak| parse(bak).ok() == Some(after.clone()),
+            |bak| parse(bak).ok().map(without_empty_containers) == Some(without_empty_containers(after.clone())),
             after == json!({}),
         )))
     }
@@ -349,25 +349,40 @@ fn remove_hooks(root: &mut Value, event: &str, agent: Agent) -> bool {
         return false;
     };
     let mut changed = false;
-    for group in list.iter_mut() {
-        if let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) {
-            let before = handlers.len();
-            handlers.retain(|h| !is_ours(h, agent));
-            changed |= handlers.len() != before;
-        }
-    }
-    list.retain(|g| g["hooks"].as_array().is_none_or(|h| !h.is_empty()));
-    if list.is_empty() {
+    // Only what this removal empties goes: a person's own empty group stays.
+    list.retain_mut(|group| {
+        let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else { return true };
+        let before = handlers.len();
+        handlers.retain(|h| !is_ours(h, agent));
+        let emptied = handlers.len() != before;
+        changed |= emptied;
+        !(emptied && handlers.is_empty())
+    });
+    if changed && list.is_empty() {
         remove_key(root, "hooks", event);
     }
     changed
+}
+
+/// `settings` without the empty containers setup may have added or removed (`hooks`,
+/// an event's list, `mcpServers`): two settings equal under it differ only by those.
+fn without_empty_containers(mut settings: Value) -> Value {
+    if let Some(hooks) = settings.get_mut("hooks").and_then(Value::as_object_mut) {
+        hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
+    }
+    if let Some(root) = settings.as_object_mut() {
+        root.retain(|k, v| {
+            !(matches!(k.as_str(), "hooks" | "mcpServers") && v.as_object().is_some_and(|o| o.is_empty()))
+        });
+    }
+    settings
 }
 
 /// Removes `root[outer][key]`, and `root[outer]` when that leaves it empty.
 fn remove_key(root: &mut Value, outer: &str, key: &str) -> bool {
     let Some(map) = root.get_mut(outer).and_then(Value::as_object_mut) else { return false };
     let removed = map.shift_remove(key).is_some();
-    if map.is_empty() {
+    if removed && map.is_empty() {
         root.as_object_mut().expect("settings are an object").shift_remove(outer);
     }
     removed

@@ -114,3 +114,126 @@ mod tests {
         }
     }
 }
+
+/// Generated markdown full of what an attacker would try: whatever it is, no script,
+/// no event handler, no style and no `javascript:` (or other non-web) URL survives.
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::render;
+
+    /// Pieces of markdown and of hostile HTML, to be strung together in any order.
+    fn hostile() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("<script>alert(1)</script>"),
+            Just("<img src=x onerror=alert(1)>"),
+            Just("<a href=\"javascript:alert(1)\">x</a>"),
+            Just("<a href='  JaVaScRiPt:alert(1)'>x</a>"),
+            Just("<a href=\"java\tscript:alert(1)\">x</a>"),
+            Just("[x](javascript:alert(1))"),
+            Just("[x](vbscript:msgbox)"),
+            Just("![i](data:text/html,<script>alert(1)</script>)"),
+            Just("<svg onload=alert(1)>"),
+            Just("<iframe src=\"https://evil\"></iframe>"),
+            Just("<div style=\"background:url(x)\" onclick=\"x()\">d</div>"),
+            Just("<span class=\"add\" onmouseover=\"x\">s</span>"),
+            Just("<form action=\"https://evil\"><input></form>"),
+            Just("<object data=x></object><embed src=x>"),
+            Just("<math><mi xlink:href=\"javascript:alert(1)\">m</mi></math>"),
+            Just("```diff\n+<script>x</script>\n-\" onerror=\"x\n```\n"),
+            Just("<<script>script>"),
+            Just("\"'><"),
+            Just("\n\n"),
+            Just("# "),
+            Just("* "),
+            Just("`"),
+            Just("> "),
+            Just("| a | b |\n|---|---|\n"),
+            Just("[ref]: javascript:alert(1)\n[ref]\n"),
+            Just("<https://example.com>"),
+            Just("<a href=\"https://ok.example\">ok</a>"),
+        ];
+        (prop::collection::vec(piece, 1..8), prop::collection::vec(".{0,6}", 0..4)).prop_map(|(pieces, text)| {
+            let mut s = String::new();
+            for (i, p) in pieces.iter().enumerate() {
+                s.push_str(p);
+                if let Some(t) = text.get(i) {
+                    s.push_str(t);
+                }
+            }
+            s
+        })
+    }
+
+    /// The tags of serialized HTML: each tag's name and its attributes' names and
+    /// values. Values are double-quoted by the serializer, and may hold `<` and `>`.
+    fn tags(html: &str) -> Vec<(String, Vec<(String, String)>)> {
+        let mut out = Vec::new();
+        let mut rest = html;
+        while let Some(start) = rest.find('<') {
+            let body = &rest[start + 1..];
+            let mut end = body.len();
+            let mut quoted = false;
+            for (i, c) in body.char_indices() {
+                match c {
+                    '"' => quoted = !quoted,
+                    '>' if !quoted => {
+                        end = i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let tag = &body[..end];
+            rest = body.get(end + 1..).unwrap_or("");
+            let tag = tag.trim_start_matches('/').trim_end_matches('/');
+            let (name, mut attrs_text) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+            let mut attrs = Vec::new();
+            while !attrs_text.trim().is_empty() {
+                let t = attrs_text.trim_start();
+                let (attr, after) = t.split_once('=').unwrap_or((t, ""));
+                let (value, after) = match after.strip_prefix('"') {
+                    Some(v) => v.split_once('"').unwrap_or((v, "")),
+                    None => ("", after),
+                };
+                if attr.contains(char::is_whitespace) {
+                    // A bare attribute followed by more.
+                    let (bare, more) = attr.split_once(char::is_whitespace).unwrap();
+                    attrs.push((bare.to_lowercase(), String::new()));
+                    attrs_text = if after.is_empty() { more } else { t.split_once(char::is_whitespace).unwrap().1 };
+                    continue;
+                }
+                attrs.push((attr.to_lowercase(), value.to_owned()));
+                attrs_text = after;
+            }
+            out.push((name.to_lowercase(), attrs));
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn nothing_that_runs_survives(markdown in hostile()) {
+            let html = render(&markdown);
+            for (name, attrs) in tags(&html) {
+                let forbidden = ["script", "style", "iframe", "svg", "math", "object", "embed", "img", "form", "input"];
+                prop_assert!(!forbidden.contains(&name.as_str()), "<{}> in {}", name, html);
+                for (attr, value) in attrs {
+                    prop_assert!(!attr.starts_with("on") && attr != "style", "{} on <{}> in {}", attr, name, html);
+                    if matches!(attr.as_str(), "href" | "src" | "action" | "xlink:href") {
+                        let url: String = value.chars().filter(|c| !c.is_whitespace() && !c.is_control()).collect();
+                        let url = url.to_lowercase();
+                        let scheme = url.split_once(':').map(|(s, _)| s).filter(|s| !s.contains('/'));
+                        prop_assert!(
+                            scheme.is_none_or(|s| ["http", "https", "mailto"].contains(&s)),
+                            "{}={} in {}", attr, value, html
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
