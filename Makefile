@@ -10,7 +10,7 @@ APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev
 APT_CHECK := nodejs npm
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
-.PHONY: run test check deps-build deps-e2e build-tests test-rust test-python test-e2e bench \
+.PHONY: run test check deps-build deps-e2e build-tests test-rust test-system test-python test-e2e bench \
   release package test-package install uninstall
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
@@ -72,7 +72,7 @@ test-package: package
 
 ## Every test: the core and socket in Rust, the CLI and MCP through real clients,
 ## and the desktop app end to end under Xvfb.
-test: deps-build deps-e2e check test-rust test-python test-e2e
+test: deps-build deps-e2e check test-rust test-system test-python test-e2e
 
 ## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
 ## checked by the TypeScript compiler (JSDoc types, no emit) and Prettier, pinned in
@@ -115,6 +115,13 @@ build-tests:
 
 test-rust: build-tests
 	cargo test --workspace --all-targets
+
+## Tests that play a second user (tests/foreign.rs) need root: run as root, or
+## through sudo. A plain `cargo test` leaves them out and changes nothing outside
+## temporary folders.
+test-system: deps-build
+	cargo test --features system-tests --test foreign \
+	  $(if $(SUDO),--config 'target.$(TRIPLE).runner="sudo"')
 
 test-python: $(VENV)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q tests/python
