@@ -7,6 +7,7 @@ use serde_json::Value;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::app_state::AppState;
+use crate::events;
 use user_questions::model::ErrorCode;
 use user_questions_i18n::{Arg, Language};
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
@@ -83,9 +84,9 @@ pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, l
         return Err(UiError::new(ErrorCode::BadLanguage, state.text().tr_args("window-error-bad-language", &words)));
     }
     crate::tray::update(&app, &state.inbox.list());
-    let _ = app.emit("language-changed", lang);
+    let _ = app.emit(events::LANGUAGE_CHANGED, lang);
     // A paused history's reason is worded in Rust: told again, in the new language.
-    let _ = app.emit("history-problem", history_problem(&state));
+    let _ = app.emit(events::HISTORY_PROBLEM, history_problem(&state));
     Ok(())
 }
 
@@ -184,7 +185,7 @@ mod tests {
         let app = crate::tests::mock_app(dir.path().join("run").join("userq.sock"));
         let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
         let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<serde_json::Value>::new()));
-        app.listen_any("history-problem", {
+        app.listen_any(crate::events::HISTORY_PROBLEM, {
             let heard = heard.clone();
             move |e| heard.lock().unwrap().push(serde_json::from_str(e.payload()).unwrap())
         });

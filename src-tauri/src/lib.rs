@@ -6,6 +6,7 @@ mod app_state;
 #[cfg(test)]
 mod command_names;
 mod commands;
+mod events;
 mod notify;
 mod renewal;
 mod tray;
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use tauri::{AppHandle, Emitter, Manager, RunEvent, Runtime};
+
 use user_questions::channel::path::socket_path;
 use user_questions::channel::server::BindError;
 
@@ -145,7 +147,7 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
             // The window hears at once (or, when there is none, is built hidden for
             // the question that came); the tray and notifications wait for the burst,
             // and the window hears again only of changes that came during it.
-            let _ = app.emit("questions-changed", ());
+            let _ = app.emit(events::QUESTIONS_CHANGED, ());
             let waiting = !app.state::<AppState>().inbox.is_empty();
             let handle = app.clone();
             let _ = app.run_on_main_thread(move || match waiting {
@@ -154,7 +156,7 @@ fn follow<R: Runtime>(app: AppHandle<R>) {
             });
             tokio::time::sleep(BURST).await;
             if changes.borrow_and_update().has_changed() {
-                let _ = app.emit("questions-changed", ());
+                let _ = app.emit(events::QUESTIONS_CHANGED, ());
             }
             let list = app.state::<AppState>().inbox.list();
             let handle = app.clone();
@@ -173,7 +175,7 @@ fn follow_history<R: Runtime>(app: AppHandle<R>) {
     let mut changes = history.pause.watch();
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
-            let _ = app.emit("history-problem", commands::history_problem(&app.state::<AppState>()));
+            let _ = app.emit(events::HISTORY_PROBLEM, commands::history_problem(&app.state::<AppState>()));
         }
     });
 }

@@ -70,7 +70,7 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         "dnd" => {
             let state = app.state::<AppState>();
             state.set_do_not_disturb(!state.do_not_disturb());
-            let _ = app.emit("do-not-disturb", state.do_not_disturb());
+            let _ = app.emit(crate::events::DO_NOT_DISTURB, state.do_not_disturb());
             update(app, &state.inbox.list());
         }
         "autostart" => {

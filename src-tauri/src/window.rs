@@ -28,7 +28,7 @@ pub fn open<R: Runtime>(app: &AppHandle<R>, focus: Option<String>) {
         let _ = window.show();
         let _ = window.set_focus();
         if let Some(ask) = focus {
-            let _ = window.emit("focus-question", ask);
+            let _ = window.emit(crate::events::FOCUS_QUESTION, ask);
         }
         return;
     }

@@ -1,0 +1,35 @@
+// @ts-check
+// The window's own words, from Rust's catalogs (crates/i18n/locales): labels by id
+// through tr(), put on the page's static elements by loadText(); counts and other
+// worded values come already formatted in the list.
+
+import { invoke } from "./bridge.js";
+
+/** @type {Record<string, string>} message id -> text in the person's language */
+let messages = {};
+
+/** @param {string} id */
+export const tr = (id) => messages[id] || id;
+
+// Loads the window's words and puts them on the page's own elements: `data-tr` for
+// text, `data-tr-placeholder` for placeholders; fills the language picker.
+export async function loadText() {
+  /** @type {UiText} */
+  const text = await invoke("ui_text");
+  messages = text.messages;
+  document.documentElement.lang = text.lang;
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-tr]")))
+    node.textContent = tr(node.dataset.tr || "");
+  for (const node of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("[data-tr-placeholder]")))
+    node.placeholder = tr(node.dataset.trPlaceholder || "");
+  const picker = /** @type {HTMLSelectElement} */ (document.getElementById("language"));
+  picker.replaceChildren(
+    ...text.languages.map((l) => {
+      const o = document.createElement("option");
+      o.value = l.tag;
+      o.textContent = l.name;
+      o.selected = l.tag === text.lang;
+      return o;
+    }),
+  );
+}

@@ -1,0 +1,39 @@
+// @ts-check
+// The Remembered view: the rules that answer at once, with their uses; each can be
+// forgotten. It owns no state: the list is read again each time it is shown.
+
+import { invoke } from "../bridge.js";
+import { el } from "../dom.js";
+import { tr } from "../text.js";
+
+async function loadRules() {
+  /** @type {RuleView[]} */
+  const rules = await invoke("list_rules");
+  const list = document.getElementById("rules-list");
+  list.replaceChildren(
+    ...rules.map((r) =>
+      el(
+        "li",
+        { class: "rule" },
+        el("p", { class: "text", text: r.question }),
+        el("p", { class: "outcome", text: `→ ${r.answer}` }),
+        el(
+          "p",
+          { class: "origin" },
+          el("span", { class: "source", text: r.clientLabel }),
+          el("span", { class: "uses", text: r.usesLabel }),
+          el("button", {
+            type: "button",
+            class: "dismiss",
+            text: tr("window-rules-forget"),
+            onclick: () => invoke("remove_rule", { id: r.id }).then(loadRules, loadRules),
+          }),
+        ),
+      ),
+    ),
+  );
+  document.getElementById("rules-empty").hidden = rules.length > 0;
+}
+
+/** The view, for the registry. */
+export const view = { name: "rules", show: loadRules };
