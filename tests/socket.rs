@@ -1,4 +1,4 @@
-//! PROTOCOL.md over a real socket, byte for byte: session, framing, agents, asking,
+//! docs/protocol.md over a real socket, byte for byte: session, framing, agents, asking,
 //! the answerer waterfall, cancelling, observing, stopping, and hostile clients.
 
 mod common;

@@ -1,5 +1,5 @@
 //! What a person answers, and the one rule that decides whether an answer fits its
-//! request (PROTOCOL.md, "An answer fits its request"). Every answer, from any
+//! request (docs/protocol.md, "An answer fits its request"). Every answer, from any
 //! answerer, passes [`Answer::fit`] before it reaches an asker.
 
 use serde::{Deserialize, Serialize};

@@ -255,7 +255,7 @@ def shot(driver, name):
 
 
 class Agent:
-    """An agent speaking PROTOCOL.md on its own connection: it enters once and may
+    """An agent speaking docs/protocol.md on its own connection: it enters once and may
     keep many asks in flight."""
 
     def __init__(self, sock, agent_id, client="e2e", depth=0):

@@ -1,5 +1,5 @@
 """Fixtures of the Python tests: a real `userq serve` on a socket in a temp folder,
-and a protocol answerer that speaks PROTOCOL.md over that socket from a thread."""
+and a protocol answerer that speaks docs/protocol.md over that socket from a thread."""
 
 import json
 import os
