@@ -10,7 +10,7 @@ APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev
 APT_CHECK := nodejs npm
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
-.PHONY: run test check deps-build deps-e2e build-tests test-rust test-system test-python test-e2e bench \
+.PHONY: run test check deps-build deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
   release package test-package install uninstall
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
@@ -75,13 +75,19 @@ test-package: package
 test: deps-build deps-e2e check test-rust test-system test-python test-e2e
 
 ## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
-## checked by the TypeScript compiler (JSDoc types, no emit) and Prettier, pinned in
-## tests/ui.
+## checked by the TypeScript compiler (JSDoc types, strict, no emit) against the shapes
+## generated from the Rust types (ui/bindings.d.ts, which must not be stale), and by
+## Prettier, pinned in tests/ui.
 check: deps-build tests/ui/node_modules/.installed
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	tests/ui/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}"
+	cargo test -q -p user-questions-window bindings
+	tests/ui/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}" "!ui/bindings.d.ts"
 	tests/ui/node_modules/.bin/tsc --noEmit -p ui
+
+## Writes ui/bindings.d.ts again from the Rust types the window receives.
+bindings:
+	UPDATE_BINDINGS=1 cargo test -q -p user-questions-window bindings
 
 tests/ui/node_modules/.installed: tests/ui/package-lock.json
 	@command -v npm >/dev/null || { echo "installing: $(APT_CHECK)"; $(SUDO) apt-get update -qq && \

@@ -6,6 +6,7 @@
 
 import { EVENTS, invoke, on } from "./bridge.js";
 import { focusAsk, refresh, relabel, renewAfter } from "./inbox.js";
+import { byId } from "./dom.js";
 import { loadText, tr } from "./text.js";
 import "./views.js";
 
@@ -13,7 +14,7 @@ import "./views.js";
 // stops a question; the person is told why, for as long as it lasts.
 /** @param {HistoryProblem | null} why */
 function showHistoryProblem(why) {
-  const problem = /** @type {HTMLElement} */ (document.getElementById("history-problem"));
+  const problem = byId("history-problem");
   problem.hidden = !why;
   const title = /** @type {HTMLElement} */ (problem.querySelector("strong"));
   title.dataset.tr = why && why.paused ? "window-history-paused" : "window-history-off";
@@ -21,7 +22,7 @@ function showHistoryProblem(why) {
   /** @type {HTMLElement} */ (problem.querySelector(".why")).textContent = why ? why.why : "";
 }
 
-/** @type {HTMLSelectElement} */ (document.getElementById("language")).addEventListener("change", (e) => {
+byId("language").addEventListener("change", (e) => {
   const lang = /** @type {HTMLSelectElement} */ (e.target).value;
   invoke("set_language", { lang }).catch(() => loadText());
 });
@@ -31,7 +32,7 @@ on(EVENTS.historyProblem, (why) => showHistoryProblem(/** @type {HistoryProblem 
 on(EVENTS.languageChanged, () => relabel());
 on(EVENTS.focusQuestion, (ask) => refresh().then(() => focusAsk(ask)));
 on(EVENTS.doNotDisturb, (on) => {
-  document.getElementById("dnd").hidden = !on;
+  byId("dnd").hidden = !on;
 });
 
 (async () => {
@@ -39,7 +40,7 @@ on(EVENTS.doNotDisturb, (on) => {
   await refresh();
   /** @type {Status} */
   const status = await invoke("status");
-  document.getElementById("dnd").hidden = !status.doNotDisturb;
+  byId("dnd").hidden = !status.doNotDisturb;
   showHistoryProblem(status.historyProblem);
   renewAfter(status.renewAfter);
   if (status.focus) focusAsk(status.focus);

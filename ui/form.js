@@ -37,7 +37,7 @@ function questionState(fs) {
 export function draftOf(form) {
   /** @type {Draft} */
   const draft = {};
-  for (const fs of questionsOf(form)) draft[fs.dataset.qid] = questionState(fs);
+  for (const fs of questionsOf(form)) draft[fs.dataset.qid || ""] = questionState(fs);
   return draft;
 }
 
@@ -54,18 +54,18 @@ function answerOf(form, pick) {
   const answers = [];
   for (const fs of questionsOf(form)) {
     const s = questionState(fs);
-    const id = fs.dataset.qid;
+    const id = fs.dataset.qid || "";
     if (s.skip) {
       answers.push({ id, selected: [] });
       continue;
     }
-    const picked = pick && pick.qid === id;
-    const selected = picked ? [pick.label] : s.selected;
+    const picked = pick?.qid === id;
+    const selected = pick && picked ? [pick.label] : s.selected;
     /** @type {{id: string, selected: string[], custom?: string}} */
     const item = { id, selected };
     // On a permission prompt typed text is the reason to deny: it goes with Deny (or
     // alone), never with Allow.
-    if (s.custom.trim() && !(picked && pick.keepText === false)) item.custom = s.custom;
+    if (s.custom.trim() && !(picked && pick?.keepText === false)) item.custom = s.custom;
     answers.push(item);
   }
   return { answers };
@@ -76,18 +76,26 @@ function answerOf(form, pick) {
 // Shows a command's error in the form, unless the form has moved on to another ask.
 // Errors are told apart by their code, never their text: an ask that is no longer
 // pending (answered elsewhere, withdrawn) only means the list is out of date.
-/** @param {HTMLFormElement} form @param {string} ask @param {Partial<UiError>} e */
-function showError(form, ask, e) {
+/** @param {HTMLFormElement} form @param {string} ask @param {unknown} thrown */
+function showError(form, ask, thrown) {
+  const e = /** @type {Partial<UiError> | null} */ (thrown);
   if (e && e.code === "NOT_PENDING") {
     stale();
     return;
   }
-  if (form.dataset.ask === ask) form.querySelector(".error").textContent = e && e.message ? e.message : String(e);
+  if (form.dataset.ask === ask) errorLine(form).textContent = e && e.message ? e.message : String(e);
 }
 
+/** @param {HTMLFormElement} form */
+const errorLine = (form) => /** @type {HTMLElement} */ (form.querySelector(".error"));
+
+/**
+ * @param {HTMLFormElement} form
+ * @param {{qid: string, label: string, keepText?: boolean}} [pick]
+ */
 async function send(form, pick) {
-  const ask = form.dataset.ask;
-  form.querySelector(".error").textContent = "";
+  const ask = form.dataset.ask || "";
+  errorLine(form).textContent = "";
   const keep = /** @type {HTMLInputElement | null} */ (form.querySelector("input.remember"));
   const whom = /** @type {HTMLSelectElement | null} */ (form.querySelector("select.remember-for"));
   const remember = keep && keep.checked ? (whom ? whom.value : "everyone") : null;
@@ -98,8 +106,9 @@ async function send(form, pick) {
   }
 }
 
+/** @param {HTMLFormElement} form */
 async function dismiss(form) {
-  const ask = form.dataset.ask;
+  const ask = form.dataset.ask || "";
   try {
     await invoke("dismiss_question", { ask });
   } catch (e) {
@@ -107,7 +116,9 @@ async function dismiss(form) {
   }
 }
 
-const draftTimers = new Map(); // form -> its pending save; dropped in forget()
+/** @type {Map<HTMLFormElement, number>} form -> its pending save; dropped in forget() */
+const draftTimers = new Map();
+/** Saves the form's draft once typing pauses. @param {HTMLFormElement} form */
 export function saveDraft(form) {
   clearTimeout(draftTimers.get(form));
   draftTimers.set(
@@ -131,6 +142,7 @@ export function saveDraftsNow(forms) {
 
 // A form whose ask ended: its pending draft is dropped with it, and its elements
 // go back to the pool.
+/** @param {HTMLFormElement} form */
 export function forget(form) {
   clearTimeout(draftTimers.get(form));
   draftTimers.delete(form);
@@ -139,6 +151,7 @@ export function forget(form) {
 
 // --- building a form -------------------------------------------------------
 
+/** @param {QuestionView} q @param {string} cls */
 function detailNode(q, cls) {
   if (!q.detailHtml) return null;
   const node = el("div", { class: cls });
@@ -259,7 +272,7 @@ export function formFor(view) {
   const only = view.questions[0];
   if (view.presentation === "permission") {
     form.classList.add("buttons");
-    const approve = only.intent.approve;
+    const approve = only.intent?.approve;
     const deny = only.options[only.options.length - 1].label;
     only.options.forEach((o, i) => {
       const shown = only.shownOptions[i] || o;
@@ -277,7 +290,7 @@ export function formFor(view) {
     });
   } else if (view.presentation === "planReview") {
     form.classList.add("buttons");
-    const approve = only.intent.approve;
+    const approve = only.intent?.approve || "";
     actions.append(
       el("button", {
         type: "button",
@@ -310,12 +323,13 @@ export function formFor(view) {
     send(form);
   };
   form.oninput = (e) => {
-    if (e.target.classList.contains("skip"))
-      e.target
+    const target = /** @type {HTMLInputElement} */ (e.target);
+    if (target.classList.contains("skip"))
+      target
         .closest("fieldset")
-        .querySelectorAll(".choice, .other")
+        ?.querySelectorAll(".choice, .other")
         .forEach((i) => {
-          i.disabled = e.target.checked;
+          /** @type {HTMLInputElement} */ (i).disabled = target.checked;
         });
     saveDraft(form);
   };
@@ -355,6 +369,7 @@ function originNode(view) {
   return line;
 }
 
+/** @param {string} path */
 function baseName(path) {
   const parts = path.split(/[\\/]/).filter(Boolean);
   return parts.length ? parts[parts.length - 1] : path;

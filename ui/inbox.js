@@ -6,13 +6,13 @@
 // Enter sends, Escape hides the window.
 
 import { invoke } from "./bridge.js";
-import { el, recycle } from "./dom.js";
+import { byId, el, recycle } from "./dom.js";
 import { forget, formFor, saveDraft, saveDraftsNow, whenStale } from "./form.js";
 import { loadText } from "./text.js";
 
-const side = /** @type {HTMLElement} */ (document.getElementById("waiting"));
-const pane = /** @type {HTMLElement} */ (document.getElementById("selected"));
-const empty = /** @type {HTMLElement} */ (document.getElementById("empty"));
+const side = byId("waiting");
+const pane = byId("selected");
+const empty = byId("empty");
 
 // What the inbox owns, in one place.
 const state = {
@@ -53,7 +53,7 @@ function groupFor(g) {
   let group = /** @type {HTMLElement[]} */ ([...side.querySelectorAll("section.agent")]).find(
     (s) => s.dataset.agent === g.key,
   );
-  if (!group) {
+  if (group === undefined) {
     const title = el(
       "h2",
       {},
@@ -62,15 +62,16 @@ function groupFor(g) {
       el("span", { class: "depth", text: g.detail }),
       el("span", { class: "n" }),
     );
-    group = el("section", { class: "agent" }, title, el("ol", { class: "items" }));
-    group.dataset.agent = g.key;
-    side.append(group);
+    const made = el("section", { class: "agent" }, title, el("ol", { class: "items" }));
+    made.dataset.agent = g.key;
+    side.append(made);
+    group = made;
   }
-  group.querySelector(".n").textContent = g.countLabel;
+  /** @type {HTMLElement} */ (group.querySelector(".n")).textContent = g.countLabel;
   return group;
 }
 
-/** The side list's line for an ask: its header and question, and how many more it holds. */
+/** The side list's line for an ask: its header and question, and how many more it holds. @param {ListedAsk} view */
 function itemFor(view) {
   const q = view.questions[0];
   const more = view.questions.length > 1 ? ` +${view.questions.length - 1}` : "";
@@ -129,8 +130,8 @@ function apply(view) {
       state.forms.set(view.ask, form);
       pane.append(form);
     }
-    const group = groups.get(view.group);
-    const items = group.querySelector("ol.items");
+    const group = /** @type {HTMLElement} */ (groups.get(view.group));
+    const items = /** @type {HTMLElement} */ (group.querySelector("ol.items"));
     const item = side.querySelector(`button.item[data-ask="${CSS.escape(view.ask)}"]`)?.parentElement || itemFor(view);
     const prev = last.get(group);
     if (prev ? item.previousElementSibling !== prev : items.firstElementChild !== item) {
@@ -154,12 +155,13 @@ function apply(view) {
   else if (picked && at >= 0) kept = before.slice(at).find((a) => live.has(a)) || order[order.length - 1] || null;
   select(kept, false);
   empty.hidden = list.length > 0;
-  if (!list.length && state.built >= state.renewAfter && !document.getElementById("questions").hidden) renew();
-  document.getElementById("count").textContent = view.waiting;
+  if (!list.length && state.built >= state.renewAfter && !byId("questions").hidden) renew();
+  byId("count").textContent = view.waiting;
   document.title = view.title;
 }
 
 /** Shows `ask` on the right, and marks its line; with `focus`, the focus moves in. */
+/** @param {string | null} ask @param {boolean} focus */
 function select(ask, focus) {
   state.selected = ask;
   for (const [a, form] of state.forms) {
@@ -177,6 +179,7 @@ function select(ask, focus) {
     /** @type {HTMLElement} */ (form.querySelector("input.choice, textarea, input.other, button") || form).focus();
 }
 
+/** Shows `ask` as the person's pick, the focus in it. @param {string} ask */
 export function focusAsk(ask) {
   if (!state.forms.has(ask)) return;
   state.picked = true;

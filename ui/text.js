@@ -5,7 +5,7 @@
 
 import { invoke } from "./bridge.js";
 
-/** @type {Record<string, string>} message id -> text in the person's language */
+/** @type {UiText["messages"]} message id -> text in the person's language */
 let messages = {};
 
 /** @param {string} id */

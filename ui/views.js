@@ -17,7 +17,7 @@ export function showView(name) {
     tab.setAttribute("aria-selected", String(/** @type {HTMLElement} */ (tab).dataset.view === name));
   for (const view of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".view")))
     view.hidden = view.id !== name;
-  document.querySelector(".shortcuts").toggleAttribute("hidden", name !== "questions");
+  document.querySelector(".shortcuts")?.toggleAttribute("hidden", name !== "questions");
   const view = VIEWS.find((v) => v.name === name);
   if (view) view.show();
 }

@@ -2,39 +2,16 @@
 //! hide itself, read its words and switch the language. Errors come back as
 //! `{code, message}`.
 
-use serde::Serialize;
 use serde_json::Value;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use crate::app_state::AppState;
 use crate::events;
 use user_questions::model::ErrorCode;
-use user_questions_i18n::{Arg, Language};
+use user_questions_i18n::Arg;
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
+use user_questions_window::page::{HistoryProblem, Status, UiText};
 use user_questions_window::{ListView, UiError};
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Status {
-    pub do_not_disturb: bool,
-    pub socket: String,
-    /// The question a notification click asked to show, once.
-    pub focus: Option<String>,
-    /// Why the history is not kept (a file that cannot be opened or written).
-    pub history_problem: Option<HistoryProblem>,
-    /// How many questions the page may build before it is loaded again, once nothing
-    /// waits (see `crate::renewal`).
-    pub renew_after: u64,
-}
-
-/// What the window says of a history that is not written: off (it could not be
-/// opened: nothing is kept until the next start), or paused (a file cannot be written
-/// for now: a full disk; it goes on once it can), in the person's language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct HistoryProblem {
-    pub paused: bool,
-    pub why: String,
-}
 
 pub fn history_problem(state: &AppState) -> Option<HistoryProblem> {
     let history = state.history.as_ref()?;
@@ -51,16 +28,6 @@ pub fn history_problem(state: &AppState) -> Option<HistoryProblem> {
 #[tauri::command]
 pub fn list_questions(state: State<'_, AppState>) -> ListView {
     ListView::new(state.inbox.list(), &state.text())
-}
-
-/// The window's words in the person's language: its static labels by message id, the
-/// language in use and the ones to pick from.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UiText {
-    pub lang: String,
-    pub languages: Vec<Language>,
-    pub messages: std::collections::BTreeMap<String, String>,
 }
 
 #[tauri::command]

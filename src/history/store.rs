@@ -287,14 +287,18 @@ pub fn retain(conn: &Connection, days: u64, max: u64, now: SystemTime) -> rusqli
 /// A remembered answer.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rule {
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub id: i64,
     pub question: String,
     pub answer: String,
     pub client: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub detail: Option<String>,
     pub created_at: String,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub uses: i64,
     pub last_used_at: Option<String>,
 }

@@ -5,7 +5,7 @@
 // State it owns: `next`, where the next page starts (null on the last).
 
 import { invoke } from "../bridge.js";
-import { el } from "../dom.js";
+import { byId, el } from "../dom.js";
 import { tr } from "../text.js";
 
 /** @type {number | null} */
@@ -13,15 +13,15 @@ let next = null;
 
 /** @param {boolean} more */
 async function loadHistory(more) {
-  const list = document.getElementById("history-list");
-  const search = /** @type {HTMLInputElement} */ (document.getElementById("history-search")).value;
+  const list = byId("history-list");
+  const search = /** @type {HTMLInputElement} */ (byId("history-search")).value;
   /** @type {HistoryPage} */
   const page = await invoke("history_page", { search, before: more ? next : null });
   if (!more) list.replaceChildren();
   for (const item of page.items) list.append(historyNode(item));
   next = page.next;
-  document.getElementById("history-more").hidden = page.next == null;
-  document.getElementById("history-empty").hidden = list.children.length > 0;
+  byId("history-more").hidden = page.next == null;
+  byId("history-empty").hidden = list.children.length > 0;
 }
 
 /** @param {HistoryItem} item */
@@ -50,11 +50,11 @@ function historyNode(item) {
 }
 
 let searchTimer = 0;
-/** @type {HTMLInputElement} */ (document.getElementById("history-search")).oninput = () => {
+byId("history-search").oninput = () => {
   clearTimeout(searchTimer);
   searchTimer = setTimeout(() => loadHistory(false), 150);
 };
-/** @type {HTMLElement} */ (document.getElementById("history-more")).onclick = () => loadHistory(true);
+byId("history-more").onclick = () => loadHistory(true);
 
 /** The view, for the registry. */
 export const view = { name: "history", show: () => loadHistory(false) };

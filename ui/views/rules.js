@@ -3,13 +3,13 @@
 // forgotten. It owns no state: the list is read again each time it is shown.
 
 import { invoke } from "../bridge.js";
-import { el } from "../dom.js";
+import { byId, el } from "../dom.js";
 import { tr } from "../text.js";
 
 async function loadRules() {
   /** @type {RuleView[]} */
   const rules = await invoke("list_rules");
-  const list = document.getElementById("rules-list");
+  const list = byId("rules-list");
   list.replaceChildren(
     ...rules.map((r) =>
       el(
@@ -32,7 +32,7 @@ async function loadRules() {
       ),
     ),
   );
-  document.getElementById("rules-empty").hidden = rules.length > 0;
+  byId("rules-empty").hidden = rules.length > 0;
 }
 
 /** The view, for the registry. */

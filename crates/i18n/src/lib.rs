@@ -53,6 +53,7 @@ fn catalogs() -> &'static [Arc<Catalog>] {
 
 /// A language a person can choose: its tag and its own name for itself.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Language {
     pub tag: String,
     pub name: String,

@@ -19,7 +19,9 @@ pub const PAGE: u64 = 50;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct HistoryItem {
+    #[cfg_attr(test, ts(type = "number"))]
     pub ask: i64,
     pub question: String,
     /// The answer's words, or how the ask ended ("NO_PROVIDER", "pending").
@@ -39,9 +41,11 @@ pub struct HistoryItem {
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct HistoryPage {
     pub items: Vec<HistoryItem>,
     /// Pass as `before` for the next page; `None` on the last.
+    #[cfg_attr(test, ts(type = "number | null"))]
     pub next: Option<i64>,
 }
 
@@ -99,6 +103,7 @@ fn item(e: &store::Entry, text: &Text) -> HistoryItem {
 /// A remembered answer as the Rules view shows it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RuleView {
     #[serde(flatten)]
     pub rule: Rule,

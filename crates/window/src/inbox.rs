@@ -19,6 +19,7 @@ use crate::markdown;
 /// One question as the window renders it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct QuestionView {
     pub id: String,
     pub question: String,
@@ -43,6 +44,7 @@ pub struct QuestionView {
 /// delegation depth (never its runtime token).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct AgentView {
     pub id: String,
     pub client: Option<String>,
@@ -59,6 +61,7 @@ impl From<&AgentInfo> for AgentView {
 /// single permission prompt gets its own buttons; anything else is a form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Presentation {
     Form,
     PlanReview,
@@ -78,6 +81,7 @@ impl Presentation {
 /// One held ask as the window renders it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct AskView {
     pub ask: String,
     pub agent: Option<AgentView>,
@@ -88,6 +92,7 @@ pub struct AskView {
     pub since: String,
     pub presentation: Presentation,
     pub questions: Vec<QuestionView>,
+    #[cfg_attr(test, ts(type = "Draft | null"))]
     pub draft: Option<Value>,
     /// The answer can be remembered (one single-select question, not a plan review).
     pub can_remember: bool,
@@ -114,6 +119,7 @@ pub struct Inbox {
 /// The error a command returns: a code and a message, never text to parse.
 #[derive(Debug, Clone, Serialize, thiserror::Error)]
 #[error("{message}")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct UiError {
     pub code: String,
     pub message: String,

@@ -10,8 +10,12 @@ pub mod inbox;
 pub mod list;
 pub mod markdown;
 pub mod notice;
+pub mod page;
 pub mod revision;
 pub mod settings;
+
+#[cfg(test)]
+mod bindings;
 
 pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, UiError, WindowAnswerer};
 pub use list::ListView;

@@ -12,6 +12,7 @@ use crate::inbox::AskView;
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ListView {
     pub asks: Vec<ListedAsk>,
     /// In the order of each group's oldest ask.
@@ -24,6 +25,7 @@ pub struct ListView {
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ListedAsk {
     #[serde(flatten)]
     pub view: AskView,
@@ -38,6 +40,7 @@ pub struct ListedAsk {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct GroupView {
     pub key: String,
     /// The project's folder name, or the agent's id ("No agent" for none).

@@ -15,6 +15,7 @@ use crate::markdown;
 /// What changed since the last version of a plan.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Revision {
     /// The diff of the last version against this one, rendered (lines marked).
     pub diff_html: String,

@@ -1,0 +1,63 @@
+//! The shapes the window receives, written as TypeScript from the Rust types that
+//! produce them (ts-rs), into `ui/bindings.d.ts`: global declarations the page's
+//! JSDoc names, checked by `tsc` with `strict`. The test fails when the file is not
+//! what the types say; `make bindings` writes it again.
+
+use ts_rs::TS;
+
+use crate::history::{HistoryItem, HistoryPage, RuleView};
+use crate::inbox::{AgentView, AskView, Presentation, QuestionView, UiError};
+use crate::list::{GroupView, ListView, ListedAsk};
+use crate::page::{HistoryProblem, Status, UiText};
+use crate::revision::Revision;
+use user_questions::history::store::Rule;
+use user_questions::model::{Context, Intent, QuestionOption};
+use user_questions_i18n::Language;
+
+const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui/bindings.d.ts");
+
+/// Every declaration, in a fixed order.
+fn declarations() -> String {
+    let decls = [
+        QuestionOption::decl(),
+        Intent::decl(),
+        Context::decl(),
+        AgentView::decl(),
+        Presentation::decl(),
+        QuestionView::decl(),
+        Revision::decl(),
+        AskView::decl(),
+        ListedAsk::decl(),
+        GroupView::decl(),
+        ListView::decl(),
+        HistoryItem::decl(),
+        HistoryPage::decl(),
+        Rule::decl(),
+        RuleView::decl(),
+        Language::decl(),
+        UiText::decl(),
+        HistoryProblem::decl(),
+        Status::decl(),
+        UiError::decl(),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by crates/window/src/bindings.rs (ts-rs): do not edit.\n\
+         // `make bindings` writes it again; the test fails when it is stale.\n",
+    );
+    for d in decls {
+        out.push('\n');
+        out.push_str(&d);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_bindings_are_what_the_types_say() {
+    let want = declarations();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(FILE, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(FILE).unwrap_or_default();
+    assert!(have == want, "ui/bindings.d.ts is stale: run `make bindings`\n--- want:\n{want}");
+}

@@ -1,0 +1,183 @@
+// Generated from the Rust types by crates/window/src/bindings.rs (ts-rs): do not edit.
+// `make bindings` writes it again; the test fails when it is stale.
+
+type QuestionOption = { label: string, description?: string, };
+
+type Intent = { kind: string, approve: string, };
+
+type Context = { project?: string, session?: string, source?: string, };
+
+type AgentView = { id: string, client: string | null, delegationDepth: number, };
+
+type Presentation = "form" | "planReview" | "permission";
+
+type QuestionView = { id: string, question: string, header: string | null, 
+/**
+ * The detail as sanitized HTML.
+ */
+detailHtml: string | null, options: Array<QuestionOption>, 
+/**
+ * The options as the person sees them, one for one: the product's own labels
+ * (Allow, Deny, Approve, Revise) in the person's language, an agent's as they
+ * came. What is sent back is always from `options`.
+ */
+shownOptions: Array<QuestionOption>, multiSelect: boolean, intent: Intent | null, 
+/**
+ * The intent is a plan review this window knows how to present.
+ */
+planReview: boolean, 
+/**
+ * The intent is a permission prompt (an agent's hook): Allow, any "always allow"
+ * choices, Deny, and typed text as the reason to deny.
+ */
+permission: boolean, };
+
+type Revision = { 
+/**
+ * The diff of the last version against this one, rendered (lines marked).
+ */
+diffHtml: string, 
+/**
+ * What the person said of the last version: the typed feedback, else the label.
+ */
+feedback: string | null, askedAt: string, };
+
+type AskView = { ask: string, agent: AgentView | null, 
+/**
+ * The client that asked ([`Ask::client`]): what "remember for this client" means.
+ */
+client: string | null, 
+/**
+ * Where the ask comes from: project, session, kind of agent.
+ */
+context: Context | null, since: string, presentation: Presentation, questions: Array<QuestionView>, draft: Draft | null, 
+/**
+ * The answer can be remembered (one single-select question, not a plan review).
+ */
+canRemember: boolean, 
+/**
+ * A plan review's changes since the last version of the same session's plan.
+ */
+revision: Revision | null, };
+
+type ListedAsk = { 
+/**
+ * The key of its group in [`ListView::groups`].
+ */
+group: string, 
+/**
+ * "session 1a2b3c4d", when the ask names its session.
+ */
+sessionLabel: string | null, 
+/**
+ * "for Claude Code": whom a remembered answer would be for, when the asking
+ * client is named.
+ */
+rememberClient: string | null, ask: string, agent: AgentView | null, 
+/**
+ * The client that asked ([`Ask::client`]): what "remember for this client" means.
+ */
+client: string | null, 
+/**
+ * Where the ask comes from: project, session, kind of agent.
+ */
+context: Context | null, since: string, presentation: Presentation, questions: Array<QuestionView>, draft: Draft | null, 
+/**
+ * The answer can be remembered (one single-select question, not a plan review).
+ */
+canRemember: boolean, 
+/**
+ * A plan review's changes since the last version of the same session's plan.
+ */
+revision: Revision | null, };
+
+type GroupView = { key: string, 
+/**
+ * The project's folder name, or the agent's id ("No agent" for none).
+ */
+name: string, 
+/**
+ * The kind of agent or its client ("Claude Code", "claude-code").
+ */
+client: string, 
+/**
+ * "session 1a2b3c4d" or "delegation depth 1".
+ */
+detail: string, count: number, 
+/**
+ * "2 questions".
+ */
+countLabel: string, };
+
+type ListView = { asks: Array<ListedAsk>, 
+/**
+ * In the order of each group's oldest ask.
+ */
+groups: Array<GroupView>, 
+/**
+ * "3 waiting".
+ */
+waiting: string, 
+/**
+ * The window's title: "User Questions (3)".
+ */
+title: string, };
+
+type HistoryItem = { ask: number, question: string, 
+/**
+ * The answer's words, or how the ask ended ("NO_PROVIDER", "pending").
+ */
+outcome: string, answered: boolean, agent: string | null, client: string | null, askedAt: string, 
+/**
+ * "waited 2m 3s", or empty while pending.
+ */
+waited: string, answeredBy: string | null, 
+/**
+ * "by rule:3".
+ */
+byLabel: string | null, 
+/**
+ * A plan review's plan, rendered and sanitized, to open again.
+ */
+planHtml: string | null, };
+
+type HistoryPage = { items: Array<HistoryItem>, 
+/**
+ * Pass as `before` for the next page; `None` on the last.
+ */
+next: number | null, };
+
+type Rule = { id: number, question: string, answer: string, client: string | null, detail?: string, createdAt: string, uses: number, lastUsedAt: string | null, };
+
+type RuleView = { 
+/**
+ * The client it is for, or "every client".
+ */
+clientLabel: string, 
+/**
+ * "used 3 times".
+ */
+usesLabel: string, id: number, question: string, answer: string, client: string | null, detail?: string, createdAt: string, uses: number, lastUsedAt: string | null, };
+
+type Language = { tag: string, name: string, };
+
+type UiText = { lang: string, languages: Array<Language>, messages: { [key in string]?: string }, };
+
+type HistoryProblem = { paused: boolean, why: string, };
+
+type Status = { doNotDisturb: boolean, socket: string, 
+/**
+ * The question a notification click asked to show, once.
+ */
+focus: string | null, 
+/**
+ * Why the history is not kept (a file that cannot be opened or written).
+ */
+historyProblem: HistoryProblem | null, 
+/**
+ * How many questions the page may build before it is loaded again, once nothing
+ * waits.
+ */
+renewAfter: number, };
+
+type UiError = { code: string, message: string, };
