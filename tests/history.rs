@@ -220,7 +220,9 @@ async fn a_locked_history_never_stops_a_question() {
 #[tokio::test]
 async fn asks_answered_while_the_history_is_locked_are_kept_and_written_after() {
     let (_d, socket) = temp_socket();
-    let server = serve(&socket).await;
+    let serving = userq(&socket).arg("serve").env("RUST_LOG", "info,user_questions::history=debug").spawn().unwrap();
+    let mut server = listening(serving, &socket).await;
+    let said = Said::from(&mut server);
     // Answered once the server serves, so its history is open.
     answered_once(&socket).await;
     let path = data(&socket).join("history.sqlite3");
@@ -230,8 +232,8 @@ async fn asks_answered_while_the_history_is_locked_are_kept_and_written_after() 
     for _ in 0..3 {
         answered_once(&socket).await;
     }
-    // The server's folder has met the lock by now and waits; the asks are in its journal.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // The server's fold meets the lock and waits; the asks are in its journal.
+    said.wait_for("the fold waits").await;
     lock.execute_batch("COMMIT").unwrap();
     drop(lock);
     let kept = history(&socket, &[]).await;
@@ -280,21 +282,8 @@ async fn a_full_disk_never_stops_a_question_and_the_history_goes_on_once_there_i
     use std::io::Write as _;
     let (_d, socket) = temp_socket();
     let (mut server, inside) = serve_on_a_small_disk(&socket).await;
-    // What the server says, as it says it.
-    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
-    tokio::spawn({
-        let said = said.clone();
-        async move {
-            use tokio::io::AsyncBufReadExt as _;
-            let mut line = String::new();
-            while stderr.read_line(&mut line).await.is_ok_and(|n| n > 0) {
-                said.lock().unwrap().push_str(&std::mem::take(&mut line));
-            }
-        }
-    });
-    let lines =
-        |what: &str| said.lock().unwrap().lines().filter(|l| l.contains(what)).map(str::to_owned).collect::<Vec<_>>();
+    let said = Said::from(&mut server);
+    let lines = |what: &str| said.lines(what);
     // `userq history` in the server's namespaces (SQLite resolves `/proc/<pid>/root`).
     let read = || async {
         let mut nsenter = tokio::process::Command::new("nsenter");
@@ -334,16 +323,22 @@ async fn a_full_disk_never_stops_a_question_and_the_history_goes_on_once_there_i
     for _ in 0..30 {
         ask("While the disk is full?").await;
     }
-    // Room again; the journal tries again a second after its last failure.
+    // Room again; the journal tries again at the first ending a second after its last
+    // failure: asked until one is recorded.
     drop(f);
     std::fs::remove_file(&filler).unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    ask("With room again?").await;
+    for tries in 0.. {
+        ask("With room again?").await;
+        if read().await.first().is_some_and(|q| q == "With room again?") {
+            break;
+        }
+        assert!(tries < 100, "never recorded again");
+    }
     let kept = read().await;
     assert_eq!(kept.first().unwrap(), "With room again?", "recorded again, and folded: {kept:?}");
     assert_eq!(kept.last().unwrap(), "Before the disk filled?");
     assert!(kept.len() < 32, "asks that found the disk full were dropped, not the questions: {}", kept.len());
-    // The server's own folder finds the file writable again at its next fold.
+    // The server's fold thread finds the file writable again at its next fold.
     let troubles = lines("cannot write").len();
     for _ in 0..500 {
         if lines("again").len() == troubles {
@@ -351,7 +346,7 @@ async fn a_full_disk_never_stops_a_question_and_the_history_goes_on_once_there_i
         }
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
-    let all = said.lock().unwrap().clone();
+    let all = said.all();
     assert_eq!(lines("again").len(), troubles, "each trouble is said to be over: {all}");
     let failed = lines("cannot write the journal");
     assert_eq!(failed.len(), 1, "said once: {all}");

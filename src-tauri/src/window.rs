@@ -90,6 +90,7 @@ pub fn retire_when_idle<R: Runtime>(app: &AppHandle<R>) {
         tokio::time::sleep(idle_before_destroy()).await;
         let state = app.state::<AppState>();
         if state.times_shown() != shown || !state.inbox.is_empty() {
+            tracing::debug!("the window is kept: shown again, or a question waits");
             return;
         }
         let handle = app.clone();

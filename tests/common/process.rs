@@ -35,6 +35,47 @@ pub fn data_dir(socket: &Path) -> PathBuf {
     }
 }
 
+/// What a child says on stderr, line by line, as it says it.
+#[derive(Clone, Default)]
+pub struct Said(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Said {
+    /// Reads `child`'s stderr from now on.
+    pub fn from(child: &mut Child) -> Self {
+        use tokio::io::AsyncBufReadExt as _;
+        let said = Self::default();
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().expect("stderr piped")).lines();
+        let kept = said.0.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        said
+    }
+
+    /// The lines said so far that hold `what`.
+    pub fn lines(&self, what: &str) -> Vec<String> {
+        self.0.lock().unwrap().iter().filter(|l| l.contains(what)).cloned().collect()
+    }
+
+    /// Everything said so far.
+    pub fn all(&self) -> String {
+        self.0.lock().unwrap().join("\n")
+    }
+
+    /// Waits until a line holds `what`; fails after 10 s, saying what was said.
+    pub async fn wait_for(&self, what: &str) {
+        for _ in 0..1000 {
+            if !self.lines(what).is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("never said {what:?}; said:\n{}", self.all());
+    }
+}
+
 /// `userq serve` in a temp folder, ready once its socket exists.
 pub async fn serve(socket: &Path) -> Child {
     listening(userq(socket).arg("serve").spawn().unwrap(), socket).await

@@ -245,6 +245,15 @@ def answer_all(driver):
     assert result is True, result
 
 
+def drafts(driver):
+    """What Rust keeps of each waiting question's draft, by ask: the window saves a
+    draft once typing pauses."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        window.__TAURI__.core.invoke('list_questions')
+          .then(list => done(Object.fromEntries(list.asks.map(v => [v.ask, v.draft]))), e => done(String(e)));""")
+
+
 def shot(driver, name):
     """A screenshot of the whole X display (WebKitWebDriver's own screenshot hangs
     under Xvfb), after the page has painted."""

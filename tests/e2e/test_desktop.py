@@ -4,6 +4,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import (Agent, Tray, app_pid, page_processes, displayed_notifications, form_of, forms, gone, notification_log, picked, shot,
+from conftest import (Agent, Tray, app_pid, page_processes, displayed_notifications, drafts, form_of, forms, gone, notification_log, picked, shot,
                       wait_for, window_visible)
 
 PLAN = """# Migrate the session store to Redis
@@ -94,7 +95,8 @@ def test_reload_keeps_questions_and_drafts(app, ask):
     ask("Name the release?", "--agent-id", "namer")
     other = form_of(app, "namer").find_element(By.CSS_SELECTOR, "input[aria-label='Other']")
     other.send_keys("Aurora")
-    time.sleep(0.5)
+    typed = lambda: any(d and any(q.get("custom") == "Aurora" for q in d.values()) for d in drafts(app).values())
+    wait_for(typed, "the draft kept in Rust")
     app.refresh()
     other = form_of(app, "namer").find_element(By.CSS_SELECTOR, "input[aria-label='Other']")
     assert other.get_attribute("value") == "Aurora"
@@ -258,14 +260,16 @@ def test_background_start_holds_no_webview_until_a_question_whose_click_only_sho
     from conftest import APP
 
     sock = tmp_path / "bg.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(tmp_path / "data"), RUST_LOG="warn",
-               USERQ_WINDOW_IDLE_SECS="1")
-    bg = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_DATA_DIR=str(tmp_path / "data"),
+               RUST_LOG="warn,user_questions_desktop::window=debug", USERQ_WINDOW_IDLE_SECS="1")
+    bg = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.PIPE, text=True)
+    said = []
+    threading.Thread(target=lambda: said.extend(bg.stderr), daemon=True).start()
     page = lambda: page_processes(bg.pid)
     try:
         subprocess.run(["dunstctl", "close-all"], check=True)
         wait_for(sock.exists, "the tray app's socket")
-        time.sleep(1)
+        Tray(bg.pid)  # the tray is up: start-up is over
         assert not window_visible(), "started in the tray, no window"
         assert not page(), "no web page process while nothing is pending"
         agent = Agent(sock, "tray-only")
@@ -273,7 +277,7 @@ def test_background_start_holds_no_webview_until_a_question_whose_click_only_sho
         wait_for(lambda: "Asked while in the tray?" in notification_log(), "a notification without a window")
         # The question got the window ready: built, page loaded, and not shown.
         wait_for(page, "the window built hidden for the question")
-        time.sleep(1.5)
+        wait_for(lambda: any("the window is kept" in line for line in said), "the idle time to pass")
         assert not window_visible(), "still hidden: nobody asked to see it"
         assert page(), "kept while its question waits, though hidden longer than the idle time"
         wait_for(lambda: displayed_notifications() >= 1, "the notification on screen")

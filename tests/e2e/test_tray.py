@@ -5,7 +5,6 @@ menu and click menu items over D-Bus, as a panel does when a person clicks."""
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -66,14 +65,15 @@ def test_do_not_disturb_pauses_notifications_not_questions(app, sock):
     agent.ask({"id": "q", "question": "Asked during do not disturb?"})
     form_of(app, "quiet")
     wait_for(lambda: tray.labels()[0] == "Open questions (1)", "the question counted in the tray")
-    time.sleep(1)
-    assert "Asked during do not disturb?" not in notification_log(), "no notification while paused"
 
     tray.click("Do not disturb")
     wait_for(lambda: dict((l, t) for _, l, t in tray.menu())["Do not disturb"] == 0, "the item to be unchecked")
     wait_for(lambda: not app.find_element(By.ID, "dnd").is_displayed(), "the badge to go")
     agent.ask({"id": "q", "question": "Asked after do not disturb?"})
     wait_for(lambda: "Asked after do not disturb?" in notification_log(), "notifications to resume")
+    # Notifications leave in the order their questions came: the later one is out, so
+    # the earlier one would be by now.
+    assert "Asked during do not disturb?" not in notification_log(), "no notification while paused"
     agent.close()
 
 

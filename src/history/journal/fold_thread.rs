@@ -10,19 +10,30 @@ use rusqlite::Connection;
 use super::super::pause::{Fault, Source};
 use super::{fold, Journal, FOLD_AT_MOST};
 
+/// Another process holds the file's lock (a reader folding, `userq history --clear`):
+/// the fold waits for it, up to about five seconds, and says so once per wait (at
+/// debug level), so a person, or a test, can tell a wait from a stall.
+fn wait_for_the_lock(tries: i32) -> bool {
+    if tries == 0 {
+        tracing::debug!("history: the file is locked by another process; the fold waits");
+    }
+    std::thread::sleep(Duration::from_millis(10));
+    tries < 500
+}
+
 impl Journal {
     /// Folds the journals into the history on a thread of its own: woken by each
     /// append, it waits `gather` for more to come and folds them all in one
     /// transaction. A fold that fails is tried again at the next append; the entries
     /// wait in the journal meanwhile.
-    pub fn fold_in_background(self: &Arc<Self>, conn: Connection, path: PathBuf, gather: Duration) {
+    pub fn fold_in_background(self: &Arc<Self>, mut conn: Connection, path: PathBuf, gather: Duration) {
         let journal = Arc::clone(self);
         let thread = std::thread::Builder::new()
             .name("history-fold".into())
             .spawn(move || {
                 lowest_priority();
                 // Off every asker's path: it may wait for a reader's fold to finish.
-                let _ = conn.busy_timeout(Duration::from_secs(5));
+                let _ = conn.busy_handler(Some(wait_for_the_lock));
                 let mut failing = false;
                 loop {
                     std::thread::park();
