@@ -17,7 +17,7 @@ use super::frame::{next_frame, Frame};
 use super::methods;
 use super::outbox::Outbox;
 use super::peer;
-use super::rpc::{self, Message};
+use super::rpc::{self, Json, Message};
 use super::PROTOCOL_VERSION;
 use crate::model::UserQuestionError;
 
@@ -152,18 +152,26 @@ async fn read_messages(
     let mut buf = Vec::new();
     while let Ok(Some(frame)) = next_frame(&mut reader, &mut buf).await {
         let Frame::Line = frame else { continue };
-        let Ok(value) = serde_json::from_slice::<Value>(&buf) else { continue };
-        match rpc::classify(value) {
+        let message = match rpc::read(&buf) {
+            Some(m) => Ok(m),
+            None => {
+                let Ok(value) = serde_json::from_slice::<Value>(&buf) else { continue };
+                rpc::classify(value)
+            }
+        };
+        match message {
             Ok(Message::Response { id, outcome }) => {
                 let call = id.as_u64().and_then(|id| calls.lock().unwrap().as_mut().and_then(|c| c.remove(&id)));
                 if let Some(call) = call {
-                    let _ = call.send(outcome);
+                    let _ = call.send(outcome.map(Json::into_value));
                 }
             }
             Ok(Message::Request { id, method, params }) => {
+                let (method, params) = (method.into_owned(), params.into_value());
                 let _ = incoming.send(ServerMessage { id: Some(id), method, params });
             }
             Ok(Message::Notification { method, params }) => {
+                let (method, params) = (method.into_owned(), params.into_value());
                 let _ = incoming.send(ServerMessage { id: None, method, params });
             }
             Err(_) => {}

@@ -11,11 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio::sync::{oneshot, Notify};
 
+use super::methods;
 use super::outbox::Outbox;
-use super::{methods, rpc};
+use super::rpc::{self, Json};
 use crate::model::{Answer, UserQuestionError};
 use crate::service::Ask;
 
@@ -32,6 +34,41 @@ pub(crate) enum Reply {
     Hold,
     /// The answerer replied with one of the service's errors.
     Error(UserQuestionError),
+}
+
+/// What an answerer's reply to an offer says: an answer given at once (which may not
+/// be one), or whether it claims the ask.
+struct OfferReply {
+    answer: Option<Result<Answer, UserQuestionError>>,
+    claim: bool,
+}
+
+/// The reply's members as JSON text; `null` counts as there.
+#[derive(serde::Deserialize)]
+struct Members<'a> {
+    #[serde(borrow, default, deserialize_with = "rpc::present")]
+    answer: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "rpc::present")]
+    claim: Option<&'a RawValue>,
+}
+
+impl OfferReply {
+    /// Straight from the reply's text when it is well-formed; from a tree of values,
+    /// which names what is wrong with an answer, otherwise.
+    fn read(result: Json) -> Self {
+        if let Some(m) = result.parse::<Members>() {
+            let answer = m.answer.map(|raw| {
+                serde_json::from_str::<Answer>(raw.get())
+                    .or_else(|_| Answer::from_value(&serde_json::from_str(raw.get()).unwrap_or_default()))
+            });
+            return Self { answer, claim: m.claim.is_some_and(|c| c.get() == "true") };
+        }
+        let result = result.into_value();
+        Self {
+            answer: result.get("answer").map(Answer::from_value),
+            claim: result.get("claim") == Some(&Value::Bool(true)),
+        }
+    }
 }
 
 /// An offer waiting for its reply: the ask it offers and the answerer waiting.
@@ -116,7 +153,7 @@ impl Conn {
     /// marks the ask held, and an answer given at once is delivered, before the next
     /// message of this connection is read. A reply matching no offer is ignored;
     /// anything unknown counts as a pass.
-    pub(super) fn on_reply(&self, id: &Value, outcome: Result<Value, Value>) {
+    pub(super) fn on_reply(&self, id: &Value, outcome: Result<Json, Value>) {
         let Some(offered) = id.as_u64().and_then(|id| self.offers.lock().unwrap().remove(&id)) else { return };
         if offered.reply.is_closed() {
             // Nobody waits for it any more: the ask was answered through
@@ -126,20 +163,20 @@ impl Conn {
         let ask = &offered.ask;
         let reply = match outcome {
             Err(error) => UserQuestionError::from_rpc(&error).map_or(Reply::Pass, Reply::Error),
-            Ok(result) => {
-                if let Some(answer) = result.get("answer") {
+            Ok(result) => match OfferReply::read(result) {
+                OfferReply { answer: Some(answer), .. } => {
                     ask.claim();
-                    if let Err(misfit) = Answer::from_value(answer).and_then(|a| ask.answer(a)) {
+                    if let Err(misfit) = answer.and_then(|a| ask.answer(a)) {
                         self.notify(methods::BAD_ANSWER, json!({"ask": ask.id(), "message": misfit.message()}));
                     }
                     Reply::Hold
-                } else if result.get("claim") == Some(&Value::Bool(true)) {
+                }
+                OfferReply { claim: true, .. } => {
                     ask.claim();
                     Reply::Hold
-                } else {
-                    Reply::Pass
                 }
-            }
+                OfferReply { .. } => Reply::Pass,
+            },
         };
         let _ = offered.reply.send(reply);
     }

@@ -1,21 +1,117 @@
 //! JSON-RPC 2.0 messages: classifying what arrives and writing what leaves.
+//!
+//! What arrives is read in one of two ways. A well-formed message (the common case) is
+//! read by [`read`] without building a tree of values: its parts stay JSON text
+//! borrowed from the line, and each method's params are then parsed straight into
+//! their types. Anything else is parsed into a tree and [`classify`]d, which names
+//! exactly what is wrong; a message the fast reading passes on is never refused by it.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 pub use crate::model::jsonrpc::*;
 
 /// One message as it arrived.
 #[derive(Debug)]
-pub enum Message {
-    Request { id: Value, method: String, params: Value },
-    Notification { method: String, params: Value },
-    Response { id: Value, outcome: Result<Value, Value> },
+pub enum Message<'a> {
+    Request { id: Value, method: Method<'a>, params: Json<'a> },
+    Notification { method: Method<'a>, params: Json<'a> },
+    Response { id: Value, outcome: Result<Json<'a>, Value> },
+}
+
+/// A method's name: borrowed from the line when it could be.
+pub type Method<'a> = std::borrow::Cow<'a, str>;
+
+/// A message's params or a response's result: JSON text still to parse into its own
+/// type, or a tree of values already parsed (a message read the slow way, or no
+/// params: `{}`).
+#[derive(Debug)]
+pub enum Json<'a> {
+    Text(&'a RawValue),
+    Tree(Value),
+}
+
+impl Json<'_> {
+    /// The params as a tree of values.
+    pub fn into_value(self) -> Value {
+        match self {
+            Json::Text(raw) => serde_json::from_str(raw.get()).expect("read from valid JSON"),
+            Json::Tree(v) => v,
+        }
+    }
+
+    /// Parsed straight into `T` when it is text and fits it; `None` when it does not
+    /// fit (the caller then reads the tree and says what is wrong).
+    pub fn parse<'de, T: Deserialize<'de>>(&'de self) -> Option<T> {
+        match self {
+            Json::Text(raw) => serde_json::from_str(raw.get()).ok(),
+            Json::Tree(_) => None,
+        }
+    }
+}
+
+/// The members of a message as JSON text; a member given as `null` is `Some("null")`,
+/// apart from an absent one.
+#[derive(Deserialize)]
+struct Members<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// For `deserialize_with`: a member that is there, `null` included, as JSON text.
+pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// Reads a well-formed message without a tree of values; `None` for anything else
+/// (not JSON, not an object, a repeated member, a member of the wrong type, params
+/// that are not an object), which the caller parses and [`classify`]s instead.
+pub fn read(line: &[u8]) -> Option<Message<'_>> {
+    let m: Members = serde_json::from_slice(line).ok()?;
+    if m.jsonrpc?.get() != "\"2.0\"" {
+        return None;
+    }
+    let id = match m.id {
+        None => None,
+        Some(raw) if raw.get().starts_with(['"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) => {
+            Some(serde_json::from_str::<Value>(raw.get()).ok()?)
+        }
+        Some(_) => return None,
+    };
+    if let Some(method) = m.method {
+        let method: Method = serde_json::from_str(method.get()).ok()?;
+        let params = match m.params {
+            None => Json::Tree(Value::Object(Map::new())),
+            Some(raw) if raw.get().starts_with('{') => Json::Text(raw),
+            Some(_) => return None,
+        };
+        return Some(match id {
+            None => Message::Notification { method, params },
+            Some(id) => Message::Request { id, method, params },
+        });
+    }
+    let outcome = match (m.result, m.error) {
+        (Some(result), None) => Ok(Json::Text(result)),
+        (None, Some(error)) => Err(serde_json::from_str(error.get()).ok()?),
+        _ => return None,
+    };
+    Some(Message::Response { id: id?, outcome })
 }
 
 /// Classifies a parsed line. `Err` is the error response to send (id null unless the
 /// message carried a usable id).
-pub fn classify(value: Value) -> Result<Message, Value> {
+pub fn classify(value: Value) -> Result<Message<'static>, Value> {
     let Value::Object(mut obj) = value else {
         let why = if value.is_array() { "batches are not supported" } else { "a message must be a JSON object" };
         return Err(error(Value::Null, INVALID_REQUEST, why, None));
@@ -28,12 +124,13 @@ pub fn classify(value: Value) -> Result<Message, Value> {
         return Err(invalid("jsonrpc must be \"2.0\""));
     }
     let params = match obj.remove("params") {
-        None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(p @ (Value::Object(_) | Value::Array(_))) => p,
+        None | Some(Value::Null) => Json::Tree(Value::Object(Map::new())),
+        Some(p @ (Value::Object(_) | Value::Array(_))) => Json::Tree(p),
         Some(_) => return Err(invalid("params must be an object or an array")),
     };
     if let Some(method) = obj.remove("method") {
         let Value::String(method) = method else { return Err(invalid("method must be a string")) };
+        let method = Method::Owned(method);
         return match (id, usable_id) {
             (None, _) => Ok(Message::Notification { method, params }),
             (Some(_), Some(id)) => Ok(Message::Request { id, method, params }),
@@ -42,7 +139,7 @@ pub fn classify(value: Value) -> Result<Message, Value> {
     }
     let Some(id) = usable_id else { return Err(invalid("a message needs a method, or an id with a result or error")) };
     match (obj.remove("result"), obj.remove("error")) {
-        (Some(result), None) => Ok(Message::Response { id, outcome: Ok(result) }),
+        (Some(result), None) => Ok(Message::Response { id, outcome: Ok(Json::Tree(result)) }),
         (None, Some(error)) => Ok(Message::Response { id, outcome: Err(error) }),
         _ => Err(invalid("a response has exactly one of result and error")),
     }

@@ -18,7 +18,7 @@ use super::frame::{next_frame, Frame};
 use super::methods;
 use super::outbox::Outbox;
 use super::remote::RemoteAnswerer;
-use super::rpc::{self, Message};
+use super::rpc::{self, Json, Message};
 use super::PROTOCOL_VERSION;
 use crate::model::{AgentRef, Answer, AskRequest, UserQuestionError};
 use crate::service::{Registration, Scope, UserQuestions};
@@ -93,22 +93,25 @@ impl Session {
         if line.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(v) => v,
-            Err(e) => {
-                let msg = format!("parse error: {e}");
-                self.conn.send_reply(rpc::error(Value::Null, rpc::PARSE_ERROR, &msg, None).to_string()).await;
-                return;
-            }
+        let message = match rpc::read(line) {
+            Some(message) => Ok(message),
+            None => match serde_json::from_slice(line) {
+                Ok(value) => rpc::classify(value),
+                Err(e) => {
+                    let msg = format!("parse error: {e}");
+                    self.conn.send_reply(rpc::error(Value::Null, rpc::PARSE_ERROR, &msg, None).to_string()).await;
+                    return;
+                }
+            },
         };
-        match rpc::classify(value) {
+        match message {
             Err(error) => {
                 self.conn.send_reply(error.to_string()).await;
             }
             Ok(Message::Response { id, outcome }) => self.conn.on_reply(&id, outcome),
             Ok(Message::Notification { method, params }) => {
                 if self.initialized && method == methods::CANCEL {
-                    if let Some(id) = params.get("id") {
+                    if let Some(id) = params.into_value().get("id") {
                         if let Some(cancel) = self.asks.lock().unwrap().get(&id.to_string()) {
                             cancel.cancel();
                         }
@@ -124,16 +127,24 @@ impl Session {
     }
 
     /// Handles a request; `None` when the reply is sent later (an ask).
-    fn on_request(&mut self, id: &Value, method: &str, params: Value) -> Option<Outcome> {
+    fn on_request(&mut self, id: &Value, method: &str, params: Json) -> Option<Outcome> {
         if !self.initialized && method != methods::INITIALIZE {
             return Some(Err(json!({"code": rpc::NOT_INITIALIZED, "message": "not initialized"})));
         }
-        let Value::Object(params) = params else { return Some(Err(bad_params("params must be an object"))) };
+        // The hot path: an ask's params parsed straight into their type.
+        if method == methods::ASK {
+            if let Some(request) = params.parse::<AskRequest>() {
+                return self.ask(id, Ok(request)).err().map(Err);
+            }
+        }
+        let Value::Object(params) = params.into_value() else {
+            return Some(Err(bad_params("params must be an object")));
+        };
         Some(match method {
             methods::INITIALIZE => self.initialize(&params),
             methods::ENTER => self.enter(&params),
             methods::LEAVE => self.leave(&params),
-            methods::ASK => return self.ask(id, params).err().map(Err),
+            methods::ASK => return self.ask(id, Err(params)).err().map(Err),
             methods::REGISTER => self.register(&params),
             methods::UNREGISTER => self.unregister(&params),
             methods::ANSWER => self.answer(&params),
@@ -188,9 +199,13 @@ impl Session {
         Ok(json!({}))
     }
 
-    /// Starts an ask in its own task; an error in its params is replied at once.
-    fn ask(&mut self, id: &Value, params: Map<String, Value>) -> Result<(), Value> {
-        let request = AskRequest::from_value(&Value::Object(params)).map_err(domain)?;
+    /// Starts an ask in its own task; an error in its params is replied at once. The
+    /// params come parsed, or as a tree to read the slow way, naming what is wrong.
+    fn ask(&mut self, id: &Value, params: Result<AskRequest, Map<String, Value>>) -> Result<(), Value> {
+        let request = match params {
+            Ok(request) => request,
+            Err(params) => AskRequest::from_value(&Value::Object(params)).map_err(domain)?,
+        };
         let key = id.to_string();
         let cancel = CancellationToken::new();
         let posted = self.service.post_from(Some(&self.client), request, cancel.clone()).map_err(domain)?;

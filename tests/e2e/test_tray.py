@@ -5,6 +5,7 @@ menu and click menu items over D-Bus, as a panel does when a person clicks."""
 import os
 import signal
 import subprocess
+import threading
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -80,15 +81,21 @@ def test_do_not_disturb_pauses_notifications_not_questions(app, sock):
 def background_app(tmp_path, **env):
     sock = tmp_path / "tray.sock"
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", **env)
-    proc = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.DEVNULL)
-    wait_for(sock.exists, "the tray app's socket")
+    proc = subprocess.Popen([APP, "--background"], env=env, stderr=subprocess.PIPE, text=True)
+    said = []
+    threading.Thread(target=lambda: said.extend(proc.stderr), daemon=True).start()
+    wait_for(lambda: sock.exists() or proc.poll() is not None, "the tray app's socket", timeout=20)
+    assert proc.poll() is None, f"the app ended at start ({proc.returncode}): {''.join(said)}"
     return proc, sock
 
 
 def test_start_at_login_writes_and_removes_the_autostart_entry(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    proc, _ = background_app(tmp_path, HOME=str(home))
+    # A home of its own for the autostart entry; the caches (fonts above all, which take
+    # long to gather anew) stay where they are.
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    proc, _ = background_app(tmp_path, HOME=str(home), XDG_CACHE_HOME=cache)
     entry = home / ".config" / "autostart" / "User Questions.desktop"
     try:
         tray = Tray(proc.pid)

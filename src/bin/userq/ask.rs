@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::model::{AskRequest, Question};
@@ -125,10 +126,13 @@ pub async fn run(socket: PathBuf, args: AskArgs) -> ExitCode {
         return crate::client_failure(&e);
     }
     let cancel = CancellationToken::new();
+    // Listening from here on, before the question is asked: a Ctrl-C at once withdraws
+    // it too (a listener made in the task would start only when the task first runs).
+    let mut interrupt = signal(SignalKind::interrupt()).expect("a SIGINT handler");
     tokio::spawn({
         let cancel = cancel.clone();
         async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if interrupt.recv().await.is_some() {
                 cancel.cancel();
             }
         }
