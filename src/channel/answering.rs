@@ -10,6 +10,8 @@
 //! a new server's ask of the same id.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -38,6 +40,27 @@ pub struct AskKey {
     /// Which connection (1, 2, ... as the client reconnects).
     pub session: u64,
     pub ask: String,
+}
+
+/// Which connection is in use (1, 2, ... as the client reconnects); clones share it.
+#[derive(Debug, Clone)]
+pub struct Session(Arc<AtomicU64>);
+
+impl Default for Session {
+    fn default() -> Self {
+        Self(Arc::new(AtomicU64::new(1)))
+    }
+}
+
+impl Session {
+    fn now(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Whether `key` is an ask of the connection in use (else it went with its server).
+    pub fn is_current(&self, key: &AskKey) -> bool {
+        key.session == self.now()
+    }
 }
 
 /// What the server told this answerer.
@@ -70,7 +93,7 @@ pub struct Answering {
     registration: Registration,
     client: Client,
     incoming: mpsc::UnboundedReceiver<ServerMessage>,
-    session: u64,
+    session: Session,
     /// The server went away; the next call waits for another.
     gone: bool,
 }
@@ -88,7 +111,7 @@ impl Answering {
             registration,
             client,
             incoming,
-            session: 1,
+            session: Session::default(),
             gone: false,
         })
     }
@@ -106,7 +129,7 @@ impl Answering {
             }
             let Some(m) = self.incoming.recv().await else {
                 // Its asks went with it: keys of this connection are moot from now on.
-                self.session += 1;
+                self.session.0.fetch_add(1, Ordering::SeqCst);
                 self.gone = true;
                 return Event::ServerGone;
             };
@@ -117,7 +140,7 @@ impl Answering {
     }
 
     fn key(&self, params: &Value) -> AskKey {
-        AskKey { session: self.session, ask: params["ask"].as_str().unwrap_or_default().to_owned() }
+        AskKey { session: self.session.now(), ask: params["ask"].as_str().unwrap_or_default().to_owned() }
     }
 
     fn on_message(&self, m: ServerMessage) -> Option<Event> {
@@ -172,7 +195,12 @@ impl Answering {
 
     /// Whether `key` is an ask of the connection in use (else it went with its server).
     pub fn is_current(&self, key: &AskKey) -> bool {
-        key.session == self.session
+        self.session.is_current(key)
+    }
+
+    /// The connection in use, for another thread to tell moot asks with.
+    pub fn session(&self) -> Session {
+        self.session.clone()
     }
 
     fn current(&self, key: &AskKey) -> Result<(), ClientError> {

@@ -7,14 +7,13 @@ use crate::tr;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use inquire::{InquireError, MultiSelect, Select, Text};
 use serde_json::json;
 use tokio::sync::mpsc;
-use user_questions::channel::answering::{Answering, AskKey, Event, Registration};
+use user_questions::channel::answering::{Answering, AskKey, Event, Registration, Session};
 use user_questions::model::{Answer, AnswerItem, Question, Request};
 use user_questions::{wording, Scope};
 
@@ -67,7 +66,7 @@ pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
     println!("{}", tr().tr_args("answer-listening", &[("name", (&args.name).into()), ("scope", (&scope).into())]));
     let withdrawn = Arc::new(Withdrawn::default());
     // The connection in use, for the prompt thread: asks of an earlier one are moot.
-    let session = Arc::new(AtomicU64::new(1));
+    let session = answering.session();
     let (offers, prompts) = std::sync::mpsc::channel::<(AskKey, Request)>();
     let (done_tx, mut done) = mpsc::unbounded_channel();
     std::thread::spawn({
@@ -92,7 +91,6 @@ pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
                 // The server stopped or crashed: its asks are gone with it (their askers
                 // ask again); the next event comes once a server takes us again.
                 Event::ServerGone => {
-                    session.fetch_add(1, Ordering::SeqCst);
                     eprintln!("\n{}", tr().tr("answer-server-gone"));
                 }
                 Event::Reconnected => {
@@ -133,10 +131,10 @@ async fn send(answering: &Answering, key: &AskKey, outcome: Outcome) -> bool {
 fn prompt_loop(
     prompts: std::sync::mpsc::Receiver<(AskKey, Request)>,
     withdrawn: Arc<Withdrawn>,
-    session: Arc<AtomicU64>,
+    session: Session,
     done: mpsc::UnboundedSender<(AskKey, Outcome)>,
 ) {
-    let moot = |key: &AskKey| key.session != session.load(Ordering::SeqCst) || withdrawn.contains(key);
+    let moot = |key: &AskKey| !session.is_current(key) || withdrawn.contains(key);
     for (key, request) in prompts {
         if moot(&key) {
             withdrawn.settle(&key);
