@@ -569,3 +569,24 @@ except (ConnectionResetError, BrokenPipeError): print('closed')\n";
         "the server's own user is served: {out:?}"
     );
 }
+
+/// Valid JSON with a number no float holds (`1e400`): where the server reads it as a
+/// tree of values it says it cannot (a parse error, with the request's id), where it
+/// has no need to (a member no type has) it goes on; never a crash, and the
+/// connection goes on.
+#[tokio::test]
+async fn a_number_no_float_holds_never_stops_a_connection() {
+    let s = TestServer::start().await;
+    let mut p = s.client("huge").await;
+    p.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"questions/pending\",\"params\":{\"x\":1e400}}\n").await;
+    let r = p.recv().await;
+    assert_eq!((r["id"].as_u64(), r["error"]["code"].as_i64()), (Some(2), Some(-32700)), "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().contains("number out of range"), "{r}");
+    // A reply to no offer, whatever it holds, is ignored.
+    p.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"claim\":1e400}}\n").await;
+    let ask = r#"{"jsonrpc":"2.0","id":4,"method":"ask","params":{"questions":[{"id":"q","question":"?","x":1e400}]}}"#;
+    p.send_raw(format!("{ask}\n").as_bytes()).await;
+    let r = p.recv().await;
+    assert_eq!((r["id"].as_u64(), r["error"]["data"]["code"].as_str()), (Some(4), Some("NO_PROVIDER")), "{r}");
+    assert!(p.call("questions/pending", json!({})).await["result"].is_object());
+}

@@ -17,7 +17,7 @@ use super::frame::{next_frame, Frame};
 use super::methods;
 use super::outbox::Outbox;
 use super::peer;
-use super::rpc::{self, Json, Message};
+use super::rpc::{self, Message};
 use super::PROTOCOL_VERSION;
 use crate::model::UserQuestionError;
 
@@ -163,15 +163,19 @@ async fn read_messages(
             Ok(Message::Response { id, outcome }) => {
                 let call = id.as_u64().and_then(|id| calls.lock().unwrap().as_mut().and_then(|c| c.remove(&id)));
                 if let Some(call) = call {
-                    let _ = call.send(outcome.map(Json::into_value));
+                    let outcome = match outcome {
+                        Ok(result) => result.into_value().map_err(|e| json!({"message": e.to_string()})),
+                        Err(error) => Err(error),
+                    };
+                    let _ = call.send(outcome);
                 }
             }
             Ok(Message::Request { id, method, params }) => {
-                let (method, params) = (method.into_owned(), params.into_value());
+                let (method, params) = (method.into_owned(), params.into_value().unwrap_or_default());
                 let _ = incoming.send(ServerMessage { id: Some(id), method, params });
             }
             Ok(Message::Notification { method, params }) => {
-                let (method, params) = (method.into_owned(), params.into_value());
+                let (method, params) = (method.into_owned(), params.into_value().unwrap_or_default());
                 let _ = incoming.send(ServerMessage { id: None, method, params });
             }
             Err(_) => {}

@@ -63,7 +63,7 @@ impl OfferReply {
             });
             return Self { answer, claim: m.claim.is_some_and(|c| c.get() == "true") };
         }
-        let result = result.into_value();
+        let result = result.into_value().unwrap_or_default();
         Self {
             answer: result.get("answer").map(Answer::from_value),
             claim: result.get("claim") == Some(&Value::Bool(true)),

@@ -4,7 +4,8 @@
 //! read by [`read`] without building a tree of values: its parts stay JSON text
 //! borrowed from the line, and each method's params are then parsed straight into
 //! their types. Anything else is parsed into a tree and [`classify`]d, which names
-//! exactly what is wrong; a message the fast reading passes on is never refused by it.
+//! exactly what is wrong. The fast reading takes what the slow one takes, and also
+//! valid JSON a tree cannot hold (a number such as `1e400`) in members nothing reads.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
@@ -33,11 +34,12 @@ pub enum Json<'a> {
 }
 
 impl Json<'_> {
-    /// The params as a tree of values.
-    pub fn into_value(self) -> Value {
+    /// As a tree of values. Valid JSON a tree cannot hold (a number no float holds,
+    /// such as `1e400`) is an error, as it is for a line read the slow way.
+    pub fn into_value(self) -> Result<Value, serde_json::Error> {
         match self {
-            Json::Text(raw) => serde_json::from_str(raw.get()).expect("read from valid JSON"),
-            Json::Tree(v) => v,
+            Json::Text(raw) => serde_json::from_str(raw.get()),
+            Json::Tree(v) => Ok(v),
         }
     }
 

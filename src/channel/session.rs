@@ -111,7 +111,7 @@ impl Session {
             Ok(Message::Response { id, outcome }) => self.conn.on_reply(&id, outcome),
             Ok(Message::Notification { method, params }) => {
                 if self.initialized && method == methods::CANCEL {
-                    if let Some(id) = params.into_value().get("id") {
+                    if let Some(id) = params.into_value().ok().as_ref().and_then(|p| p.get("id")) {
                         if let Some(cancel) = self.asks.lock().unwrap().get(&id.to_string()) {
                             cancel.cancel();
                         }
@@ -137,8 +137,10 @@ impl Session {
                 return self.ask(id, Ok(request)).err().map(Err);
             }
         }
-        let Value::Object(params) = params.into_value() else {
-            return Some(Err(bad_params("params must be an object")));
+        let params = match params.into_value() {
+            Ok(Value::Object(params)) => params,
+            Ok(_) => return Some(Err(bad_params("params must be an object"))),
+            Err(e) => return Some(Err(json!({"code": rpc::PARSE_ERROR, "message": format!("parse error: {e}")}))),
         };
         Some(match method {
             methods::INITIALIZE => self.initialize(&params),
