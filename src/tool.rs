@@ -5,6 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::model::labels::{APPROVE, PLAN_HEADER, PLAN_QUESTION, REVISE};
 use crate::model::{Answer, AskRequest, Question, UserQuestionError};
 
 pub const NAME: &str = "ask_user_question";
@@ -93,12 +94,6 @@ pub fn plan_review(plan: &str) -> Question {
     });
     q
 }
-
-/// A plan review's labels, as the model reads them in the answer.
-pub const APPROVE: &str = "Approve";
-pub const REVISE: &str = "Revise";
-pub const PLAN_QUESTION: &str = "Approve this plan?";
-pub const PLAN_HEADER: &str = "Plan review";
 
 /// What the model reads: the compact answer, or `Error: <message>`.
 pub fn render(outcome: &Result<Answer, UserQuestionError>) -> String {

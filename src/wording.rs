@@ -6,21 +6,19 @@
 
 use user_questions_i18n::Text;
 
-use crate::agents::permission;
+use crate::model::labels::{
+    ALLOW, APPROVE, APPROVE_EDITS, DENY, PERMISSION, PLAN_HEADER, PLAN_QUESTION, PLAN_REVIEW, REVISE,
+};
 use crate::model::{Intent, Question, QuestionOption};
-use crate::tool;
-
-/// Claude Code's plan approval that also switches the session to accepting edits.
-pub const APPROVE_EDITS: &str = "Approve and auto-accept edits";
 
 /// The product's own labels, by intent, and the messages that show each and its
 /// description.
 const OWN: [(&str, &str, &str, &str); 5] = [
-    (permission::KIND, permission::ALLOW, "label-allow", "label-allow-description"),
-    (permission::KIND, permission::DENY, "label-deny", "label-deny-description"),
-    (Intent::PLAN_REVIEW, tool::APPROVE, "label-approve", "label-approve-description"),
-    (Intent::PLAN_REVIEW, tool::REVISE, "label-revise", "label-revise-description"),
-    (Intent::PLAN_REVIEW, APPROVE_EDITS, "label-approve-edits", "label-approve-edits-description"),
+    (PERMISSION, ALLOW, "label-allow", "label-allow-description"),
+    (PERMISSION, DENY, "label-deny", "label-deny-description"),
+    (PLAN_REVIEW, APPROVE, "label-approve", "label-approve-description"),
+    (PLAN_REVIEW, REVISE, "label-revise", "label-revise-description"),
+    (PLAN_REVIEW, APPROVE_EDITS, "label-approve-edits", "label-approve-edits-description"),
 ];
 
 /// One option of a question with `intent`, as the person sees it.
@@ -48,11 +46,10 @@ pub fn shown_title(
     header: Option<&str>,
     text: &Text,
 ) -> (String, Option<String>) {
-    let ours = intent.is_some_and(|i| i.kind == Intent::PLAN_REVIEW);
-    let question =
-        if ours && question == tool::PLAN_QUESTION { text.tr("label-plan-question") } else { question.to_owned() };
+    let ours = intent.is_some_and(|i| i.kind == PLAN_REVIEW);
+    let question = if ours && question == PLAN_QUESTION { text.tr("label-plan-question") } else { question.to_owned() };
     let header = match header {
-        Some(h) if ours && h == tool::PLAN_HEADER => Some(text.tr("label-plan-header")),
+        Some(h) if ours && h == PLAN_HEADER => Some(text.tr("label-plan-header")),
         other => other.map(str::to_owned),
     };
     (question, header)
@@ -61,6 +58,8 @@ pub fn shown_title(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::permission;
+    use crate::tool;
 
     #[test]
     fn our_labels_are_shown_in_the_persons_language_and_theirs_as_they_came() {
@@ -77,7 +76,7 @@ mod tests {
         let theirs = Question::new("q", "Approve?").option("Approve", None);
         assert_eq!(shown_label(&theirs, "Approve", &zh), "Approve", "an agent's own label is its own");
         let permission = permission::question("Run?".into(), "Bash", "ls".into(), &[]);
-        assert_eq!(shown_label(&permission, permission::DENY, &zh), "拒绝");
-        assert_eq!(shown_label(&permission, permission::ALLOW, &Text::for_tag("en")), "Allow");
+        assert_eq!(shown_label(&permission, DENY, &zh), "拒绝");
+        assert_eq!(shown_label(&permission, ALLOW, &Text::for_tag("en")), "Allow");
     }
 }

@@ -233,8 +233,14 @@ async fn claude_code_plan_approval_on_both_events() {
     assert_eq!(labels, ["Approve", "Approve and auto-accept edits", "Revise"]);
     assert_eq!(
         decision(child).await,
-        Some(permission_output(json!({"behavior": "allow",
+        Some(permission_output(json!({"behavior": "allow", "updatedInput": tool_input,
             "updatedPermissions": [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]})))
+    );
+    let child = hook(&socket, "claude-code", &perm).await;
+    answer(&mut person, item("plan", &["Approve"], None)).await;
+    assert_eq!(
+        decision(child).await,
+        Some(permission_output(json!({"behavior": "allow", "updatedInput": tool_input})))
     );
     let child = hook(&socket, "claude-code", &perm).await;
     answer(&mut person, item("plan", &["Revise"], None)).await;

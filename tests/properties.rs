@@ -271,13 +271,11 @@ fn setup(agent: Agent, home: &std::path::Path, remove: bool) -> Vec<setup::FileC
     changes
 }
 
-/// The files setup may write for `agent`, under `home`.
-fn settings_file(agent: Agent, home: &std::path::Path) -> PathBuf {
-    match agent {
-        Agent::ClaudeCode => home.join(".claude/settings.json"),
-        Agent::Codex => home.join(".codex/hooks.json"),
-        Agent::Gemini => home.join(".gemini/settings.json"),
-    }
+/// The files setup writes for `agent`, learnt from its plan in an empty home.
+fn settings_files(agent: Agent, home: &std::path::Path) -> Vec<PathBuf> {
+    let s =
+        Setup { agent, home: home.to_owned(), project: None, userq: PathBuf::from("/usr/bin/userq"), remove: false };
+    s.plan().unwrap().into_iter().map(|c| c.path).collect()
 }
 
 proptest! {
@@ -293,20 +291,23 @@ proptest! {
     ) {
         prop_assume!(std::env::var_os("CODEX_HOME").is_none());
         let home = tempfile::tempdir().unwrap();
-        let file = settings_file(agent, home.path());
-        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(&file, &settings).unwrap();
-        let config = home.path().join(".codex/config.toml");
-        if agent == Agent::Codex {
-            std::fs::write(&config, &toml).unwrap();
+        let files: Vec<(PathBuf, &String)> = settings_files(agent, home.path())
+            .into_iter()
+            .map(|f| {
+                let text = if f.extension().is_some_and(|e| e == "toml") { &toml } else { &settings };
+                (f, text)
+            })
+            .collect();
+        for (file, text) in &files {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
         }
         prop_assert!(!setup(agent, home.path(), false).is_empty(), "setup changes something");
         let again = setup(agent, home.path(), false);
         prop_assert!(again.is_empty(), "setup twice changed {:?}", again.iter().map(|c| &c.path).collect::<Vec<_>>());
         setup(agent, home.path(), true);
-        prop_assert_eq!(std::fs::read_to_string(&file).unwrap(), settings);
-        if agent == Agent::Codex {
-            prop_assert_eq!(std::fs::read_to_string(&config).unwrap(), toml);
+        for (file, text) in &files {
+            prop_assert_eq!(&std::fs::read_to_string(file).unwrap(), *text, "{}", file.display());
         }
     }
 }

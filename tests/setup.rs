@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use common::process::*;
 use serde_json::{json, Value};
+use user_questions::agents::Agent;
 
 struct Home {
     dir: tempfile::TempDir,
@@ -185,4 +186,15 @@ async fn gemini_turns_hooks_on_and_back_off() {
     );
     home.setup(&["gemini", "--remove"]).await;
     assert_eq!(home.read(".gemini/settings.json"), original);
+}
+
+#[test]
+fn every_agent_is_named_and_worded_in_every_language() {
+    for agent in Agent::ALL {
+        assert_eq!(Agent::from_command_name(agent.command_name()), Some(agent));
+        for tag in ["en", "zh-CN"] {
+            let ids = user_questions_i18n::ids(tag);
+            assert!(ids.iter().any(|id| id == agent.setup_done()), "{tag} has no {}", agent.setup_done());
+        }
+    }
 }

@@ -7,12 +7,55 @@ use serde_json::{json, Map, Value};
 
 use super::call::{text, Call, ToolNames};
 use super::permission::{self, Choice, Verdict};
-use super::{HookAsk, HookInput, HookInputError, DENIED};
+use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
+use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use crate::model::labels::{APPROVE, APPROVE_EDITS, REVISE};
 use crate::model::{Answer, Question};
-use crate::tool::{self, APPROVE, REVISE};
-use crate::wording::APPROVE_EDITS;
+use crate::tool;
 use user_questions_i18n::Text;
 
+pub struct ClaudeCode;
+
+impl Integration for ClaudeCode {
+    fn name(&self) -> &'static str {
+        "claude-code"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn events(&self) -> &'static str {
+        "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode"
+    }
+
+    fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+        ask_from(hook, words)
+    }
+
+    fn setup_done(&self) -> &'static str {
+        "setup-done-claude-code"
+    }
+
+    /// `~/.claude/settings.json` (or the project's): every permission prompt, and
+    /// AskUserQuestion and ExitPlanMode before they run.
+    fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
+        let base = setup.project.as_deref().unwrap_or(&setup.home);
+        let handler = handler(&setup.command(), DAY_SECS);
+        let groups = [
+            ("PermissionRequest", json!({"hooks": [handler]})),
+            ("PreToolUse", json!({"matcher": "AskUserQuestion|ExitPlanMode", "hooks": [handler]})),
+        ];
+        let edit = JsonEdit { groups: &groups, ..Default::default() };
+        Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())
+    }
+
+    fn project_settings(&self) -> bool {
+        true
+    }
+}
+
+/// The ask of one hook input, in Claude Code's shapes (which other agents share).
 pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     match hook.event.as_str() {
         "PermissionRequest" => {
@@ -193,14 +236,16 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
                 return Some(match event {
                     Event::PreToolUse => pre_tool_use(json!({"permissionDecision": "allow", "updatedInput": input})),
                     Event::PermissionRequest => {
-                        let mut decision = json!({"behavior": "allow"});
+                        // Claude Code discards an ExitPlanMode allow that does not
+                        // carry the plan back as `updatedInput` (and its permissions).
+                        let mut decision = json!({"behavior": "allow", "updatedInput": input});
                         if approve == APPROVE_EDITS {
                             decision["updatedPermissions"] =
                                 json!([{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]);
                         }
                         json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}})
                     }
-                })
+                });
             }
             _ => return None,
         };

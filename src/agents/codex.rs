@@ -3,14 +3,55 @@
 //! closed on any other decision field (`updatedInput`, `updatedPermissions`,
 //! `interrupt: true`), so none is ever sent.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::json;
 use user_questions_i18n::Text;
 
 use super::call::{text, Call};
 use super::permission::{self, Verdict};
-use super::{HookAsk, HookInput, HookInputError, DENIED};
+use super::setup::{handler, read, FileChange, JsonEdit, Setup, SetupError, Step, DAY_SECS, MCP_NAME};
+use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
 
-pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+pub struct Codex;
+
+impl Integration for Codex {
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn events(&self) -> &'static str {
+        "PermissionRequest"
+    }
+
+    fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+        ask_from(hook, words)
+    }
+
+    fn setup_done(&self) -> &'static str {
+        "setup-done-codex"
+    }
+
+    /// `$CODEX_HOME/hooks.json` for the hook, `config.toml` for the MCP server.
+    fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
+        let codex_home = std::env::var_os("CODEX_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| setup.home.join(".codex"));
+        let groups = [("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS)]}))];
+        let mut changes: Vec<FileChange> = config_toml(setup, &codex_home.join("config.toml"))?.into_iter().collect();
+        changes.extend(
+            setup.json_file(&codex_home.join("hooks.json"), JsonEdit { groups: &groups, ..Default::default() })?,
+        );
+        Ok(changes)
+    }
+}
+
+fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "PermissionRequest" {
         return Ok(None);
     }
@@ -29,4 +70,52 @@ pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookI
         };
         Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
     })))
+}
+
+/// Codex's `config.toml`: the MCP server with a day's tool timeout.
+fn config_toml(setup: &Setup, path: &Path) -> Result<Option<FileChange>, SetupError> {
+    let original = read(path)?;
+    let mut doc: toml_edit::DocumentMut =
+        original.as_deref().unwrap_or("").parse().map_err(|e: toml_edit::TomlError| SetupError::Invalid {
+            path: path.to_owned(),
+            format: "TOML",
+            error: e.to_string(),
+        })?;
+    let what;
+    if setup.remove {
+        let Some(servers) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) else { return Ok(None) };
+        if servers.remove(MCP_NAME).is_none() {
+            return Ok(None);
+        }
+        if servers.is_empty() {
+            doc.remove("mcp_servers");
+        }
+        what = Step::RemovedMcp;
+    } else {
+        let mut table = toml_edit::Table::new();
+        table["command"] = toml_edit::value(setup.userq.display().to_string());
+        table["args"] = toml_edit::value(toml_edit::Array::from_iter(["mcp"]));
+        table["tool_timeout_sec"] = toml_edit::value(DAY_SECS as i64);
+        let servers = doc.entry("mcp_servers").or_insert_with(|| {
+            let mut t = toml_edit::Table::new();
+            t.set_implicit(true);
+            toml_edit::Item::Table(t)
+        });
+        let Some(servers) = servers.as_table_like_mut() else {
+            return Err(SetupError::Invalid {
+                path: path.to_owned(),
+                format: "TOML",
+                error: "mcp_servers is not a table".into(),
+            });
+        };
+        let current = servers.get(MCP_NAME).map(|i| i.to_string());
+        if current.as_deref().map(str::trim) == Some(table.to_string().trim()) {
+            return Ok(None);
+        }
+        servers.insert(MCP_NAME, toml_edit::Item::Table(table));
+        what = Step::AddedMcp;
+    }
+    let text = doc.to_string();
+    let empty = text.trim().is_empty();
+    Ok(Some(setup.finish(path, original, vec![what], text.clone(), |bak| bak == text, empty)))
 }

@@ -6,7 +6,46 @@ use user_questions_i18n::Text;
 
 use super::call::{Call, ToolNames};
 use super::permission::{self, Verdict};
-use super::{HookAsk, HookInput, HookInputError, DENIED};
+use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS, MCP_NAME};
+use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+
+pub struct Gemini;
+
+impl Integration for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn events(&self) -> &'static str {
+        "BeforeTool"
+    }
+
+    fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+        ask_from(hook, words)
+    }
+
+    fn setup_done(&self) -> &'static str {
+        "setup-done-gemini"
+    }
+
+    /// `~/.gemini/settings.json`: the BeforeTool hook (timeouts in milliseconds), the
+    /// MCP server, and hooks turned on when they were off.
+    fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
+        let ms = DAY_SECS * 1000;
+        let handler = json!({"name": MCP_NAME, "type": "command", "command": setup.command(), "timeout": ms});
+        let groups = [("BeforeTool", json!({"matcher": MATCHER, "hooks": [handler]}))];
+        let edit = JsonEdit {
+            groups: &groups,
+            mcp: Some(setup.mcp_server(Some(ms))),
+            switch: Some(("hooksConfig", "enabled")),
+        };
+        Ok(setup.json_file(&setup.home.join(".gemini/settings.json"), edit)?.into_iter().collect())
+    }
+}
 
 /// The tools `userq setup gemini` sends here: the shell and the file-writing tools.
 pub const MATCHER: &str = "run_shell_command|write_file|replace";
@@ -20,7 +59,7 @@ pub const TOOLS: ToolNames = ToolNames {
     fetch: &["web_fetch"],
 };
 
-pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "BeforeTool" {
         return Ok(None);
     }

@@ -14,54 +14,104 @@ pub mod setup;
 use serde_json::{Map, Value};
 
 use crate::model::{Answer, Context, Question};
+use setup::{FileChange, Setup, SetupError};
 use user_questions_i18n::Text;
 
-/// An agent whose hooks User Questions answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    ClaudeCode,
-    Codex,
-    Gemini,
+/// Everything User Questions knows of one agent, in that agent's own file: its names,
+/// how its hook input becomes questions and the answer its decision, and the edits
+/// `userq setup` makes to its settings. A new agent is one file and one line in
+/// [`Agent::ALL`].
+pub trait Integration: Sync {
+    /// The name on the command line (`userq hook <name>`, `userq setup <name>`).
+    fn name(&self) -> &'static str;
+    /// The agent's own name, as people know it; the ask's `context.source`.
+    fn display_name(&self) -> &'static str;
+    /// The hook events (and tools) it answers, for `userq hook --help`.
+    fn events(&self) -> &'static str;
+    /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
+    fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError>;
+    /// The changes `setup` makes (or takes out) in the agent's settings.
+    fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError>;
+    /// The catalog message `userq setup` prints once done (it may name `$userq`).
+    fn setup_done(&self) -> &'static str;
+    /// Whether `userq setup --project` can write a project's settings instead.
+    fn project_settings(&self) -> bool {
+        false
+    }
+    /// Reads the hook's stdin: Claude Code's shape (`hook_event_name`, `tool_name`,
+    /// `tool_input`, `cwd`, `session_id`) unless the agent says otherwise.
+    fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
+        HookInput::parse(input)
+    }
 }
 
-impl Agent {
-    pub const ALL: [Agent; 3] = [Agent::ClaudeCode, Agent::Codex, Agent::Gemini];
+/// An agent whose hooks User Questions answers.
+#[derive(Clone, Copy)]
+pub struct Agent(&'static dyn Integration);
 
-    /// The name on the command line: `claude-code`, `codex`, `gemini`.
+impl Agent {
+    pub const ALL: [Agent; 3] = [Agent(&claude_code::ClaudeCode), Agent(&codex::Codex), Agent(&gemini::Gemini)];
+
+    pub const CLAUDE_CODE: Agent = Agent::ALL[0];
+
+    /// The name on the command line: `claude-code`, `codex`, `gemini`, ….
     pub fn command_name(self) -> &'static str {
-        match self {
-            Self::ClaudeCode => "claude-code",
-            Self::Codex => "codex",
-            Self::Gemini => "gemini",
-        }
+        self.0.name()
     }
 
     /// The agent's own name, as people know it; the ask's `context.source`.
     pub fn display_name(self) -> &'static str {
-        match self {
-            Self::ClaudeCode => "Claude Code",
-            Self::Codex => "Codex",
-            Self::Gemini => "Gemini CLI",
-        }
+        self.0.display_name()
     }
 
     pub fn from_command_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.command_name() == name)
     }
 
+    /// Every agent's command-line name, for help and errors: `claude-code, codex, …`.
+    pub fn names() -> String {
+        Self::ALL.map(Agent::command_name).join(", ")
+    }
+
+    pub fn events(self) -> &'static str {
+        self.0.events()
+    }
+
+    pub fn setup_done(self) -> &'static str {
+        self.0.setup_done()
+    }
+
+    pub fn project_settings(self) -> bool {
+        self.0.project_settings()
+    }
+
+    pub(crate) fn integration(self) -> &'static dyn Integration {
+        self.0
+    }
+
     /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
     /// The questions are worded in `text`'s language; what the agent reads back is not.
     pub fn ask_from(self, input: &str, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
-        let hook = HookInput::parse(input)?;
-        let ask = match self {
-            Self::ClaudeCode => claude_code::ask_from(&hook, words)?,
-            Self::Codex => codex::ask_from(&hook, words)?,
-            Self::Gemini => gemini::ask_from(&hook, words)?,
-        };
+        let hook = self.0.read(input)?;
+        let ask = self.0.ask_from(&hook, words)?;
         Ok(ask.map(|mut ask| {
             ask.context = hook.context(self);
             ask
         }))
+    }
+}
+
+impl PartialEq for Agent {
+    fn eq(&self, other: &Self) -> bool {
+        self.command_name() == other.command_name()
+    }
+}
+
+impl Eq for Agent {}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.command_name())
     }
 }
 

@@ -3,12 +3,9 @@
 //! text replaces the choice). The answer maps back to a [`Verdict`] that each agent's
 //! hook writes in its own shape. A skipped question is no decision.
 
+use crate::model::labels::{ALLOW, DENY, PERMISSION};
 use crate::model::{Answer, Intent, Question};
 
-pub const ALLOW: &str = "Allow";
-pub const DENY: &str = "Deny";
-/// The intent kind UIs recognise to show Allow and Deny as such.
-pub const KIND: &str = "permission";
 /// The id of the one question a permission ask holds.
 pub const ID: &str = "permission";
 
@@ -38,7 +35,7 @@ pub fn question(title: String, header: &str, detail: String, choices: &[Choice])
     q = q.option(DENY, Some("Do not let it run; the agent is told you said no"));
     q.header = Some(header.to_owned());
     q.detail = Some(detail);
-    q.intent = Some(Intent { kind: KIND.into(), approve: ALLOW.into(), extra: Default::default() });
+    q.intent = Some(Intent { kind: PERMISSION.into(), approve: ALLOW.into(), extra: Default::default() });
     q
 }
 

@@ -14,12 +14,29 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use super::{gemini, Agent};
+use super::Agent;
 
 /// A hook's timeout: a day, so a question nobody has seen yet is not ended by the agent.
 pub const DAY_SECS: u64 = 86_400;
 /// The name of the MCP server setup registers.
 pub const MCP_NAME: &str = "user-questions";
+
+/// What setup puts in one JSON settings file.
+#[derive(Default)]
+pub struct JsonEdit<'a> {
+    /// `hooks.<event>` gets the group: `(event, {matcher?, hooks: [handler]})`.
+    pub groups: &'a [(&'a str, Value)],
+    /// The `mcpServers` entry, named [`MCP_NAME`].
+    pub mcp: Option<Value>,
+    /// `(section, key)`: a flag that must be true for hooks to run at all; turned on,
+    /// and off again on removal when it was off before.
+    pub switch: Option<(&'a str, &'a str)>,
+}
+
+/// One hook handler, as Claude Code, Codex and Gemini CLI read it.
+pub fn handler(command: &str, timeout: u64) -> Value {
+    json!({"type": "command", "command": command, "timeout": timeout})
+}
 
 pub struct Setup {
     pub agent: Agent,
@@ -75,46 +92,26 @@ pub struct FileChange {
 impl Setup {
     /// The changes to make; empty when the settings are as they should be already.
     pub fn plan(&self) -> Result<Vec<FileChange>, SetupError> {
-        let command = hook_command(&self.userq, self.agent);
-        let mut changes = Vec::new();
-        match self.agent {
-            Agent::ClaudeCode => {
-                let base = self.project.as_deref().unwrap_or(&self.home);
-                let handler = json!({"type": "command", "command": command, "timeout": DAY_SECS});
-                let groups = [
-                    ("PermissionRequest", json!({"hooks": [handler]})),
-                    ("PreToolUse", json!({"matcher": "AskUserQuestion|ExitPlanMode", "hooks": [handler]})),
-                ];
-                changes.extend(self.json_file(&base.join(".claude/settings.json"), &groups, None)?);
-            }
-            Agent::Codex => {
-                let codex_home = std::env::var_os("CODEX_HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
-                    .unwrap_or_else(|| self.home.join(".codex"));
-                let handler = json!({"type": "command", "command": command, "timeout": DAY_SECS});
-                let groups = [("PermissionRequest", json!({"hooks": [handler]}))];
-                changes.extend(self.codex_config(&codex_home.join("config.toml"))?);
-                changes.extend(self.json_file(&codex_home.join("hooks.json"), &groups, None)?);
-            }
-            Agent::Gemini => {
-                let handler =
-                    json!({"name": MCP_NAME, "type": "command", "command": command, "timeout": DAY_SECS * 1000});
-                let groups = [("BeforeTool", json!({"matcher": gemini::MATCHER, "hooks": [handler]}))];
-                let server = json!({"command": self.userq, "args": ["mcp"], "timeout": DAY_SECS * 1000});
-                changes.extend(self.json_file(&self.home.join(".gemini/settings.json"), &groups, Some(server))?);
-            }
+        self.agent.integration().settings(self)
+    }
+
+    /// The command the agent runs: `<absolute userq> hook <agent>`.
+    pub fn command(&self) -> String {
+        hook_command(&self.userq, self.agent)
+    }
+
+    /// The MCP server entry most agents read: `userq mcp`, with `timeout` as given.
+    pub fn mcp_server(&self, timeout: Option<u64>) -> Value {
+        let mut server = json!({"command": self.userq, "args": ["mcp"]});
+        if let Some(t) = timeout {
+            server["timeout"] = t.into();
         }
-        Ok(changes)
+        server
     }
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
-    fn json_file(
-        &self,
-        path: &Path,
-        groups: &[(&str, Value)],
-        mcp: Option<Value>,
-    ) -> Result<Option<FileChange>, SetupError> {
+    pub fn json_file(&self, path: &Path, edit: JsonEdit) -> Result<Option<FileChange>, SetupError> {
+        let JsonEdit { groups, mcp, switch } = edit;
         let original = read(path)?;
         let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
         let parse = |text: &str| -> Result<Value, SetupError> {
@@ -138,13 +135,11 @@ impl Setup {
             if mcp.is_some() && remove_key(&mut after, "mcpServers", MCP_NAME) {
                 what.push(Step::RemovedMcp);
             }
-            if self.agent == Agent::Gemini {
-                // Hooks were turned on by setup only when the original had them off.
+            if let Some((section, key)) = switch {
+                // The switch was turned on by setup only when the original had it off.
                 let backup = read(&backup_path(path))?.and_then(|b| serde_json::from_str::<Value>(&b).ok());
-                if backup.is_some_and(|b| b["hooksConfig"]["enabled"] == json!(false))
-                    && after["hooksConfig"]["enabled"] == json!(true)
-                {
-                    after["hooksConfig"]["enabled"] = json!(false);
+                if backup.is_some_and(|b| b[section][key] == json!(false)) && after[section][key] == json!(true) {
+                    after[section][key] = json!(false);
                     what.push(Step::HooksOff);
                 }
             }
@@ -161,9 +156,11 @@ impl Setup {
                     what.push(Step::AddedMcp);
                 }
             }
-            if self.agent == Agent::Gemini && after["hooksConfig"]["enabled"] == json!(false) {
-                after["hooksConfig"]["enabled"] = json!(true);
-                what.push(Step::HooksOn);
+            if let Some((section, key)) = switch {
+                if after[section][key] == json!(false) {
+                    after[section][key] = json!(true);
+                    what.push(Step::HooksOn);
+                }
             }
         }
         if after == before {
@@ -180,57 +177,9 @@ impl Setup {
         )))
     }
 
-    /// Codex's `config.toml`: the MCP server with a day's tool timeout.
-    fn codex_config(&self, path: &Path) -> Result<Option<FileChange>, SetupError> {
-        let original = read(path)?;
-        let mut doc: toml_edit::DocumentMut =
-            original.as_deref().unwrap_or("").parse().map_err(|e: toml_edit::TomlError| SetupError::Invalid {
-                path: path.to_owned(),
-                format: "TOML",
-                error: e.to_string(),
-            })?;
-        let what;
-        if self.remove {
-            let Some(servers) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) else { return Ok(None) };
-            if servers.remove(MCP_NAME).is_none() {
-                return Ok(None);
-            }
-            if servers.is_empty() {
-                doc.remove("mcp_servers");
-            }
-            what = Step::RemovedMcp;
-        } else {
-            let mut table = toml_edit::Table::new();
-            table["command"] = toml_edit::value(self.userq.display().to_string());
-            table["args"] = toml_edit::value(toml_edit::Array::from_iter(["mcp"]));
-            table["tool_timeout_sec"] = toml_edit::value(DAY_SECS as i64);
-            let servers = doc.entry("mcp_servers").or_insert_with(|| {
-                let mut t = toml_edit::Table::new();
-                t.set_implicit(true);
-                toml_edit::Item::Table(t)
-            });
-            let Some(servers) = servers.as_table_like_mut() else {
-                return Err(SetupError::Invalid {
-                    path: path.to_owned(),
-                    format: "TOML",
-                    error: "mcp_servers is not a table".into(),
-                });
-            };
-            let current = servers.get(MCP_NAME).map(|i| i.to_string());
-            if current.as_deref().map(str::trim) == Some(table.to_string().trim()) {
-                return Ok(None);
-            }
-            servers.insert(MCP_NAME, toml_edit::Item::Table(table));
-            what = Step::AddedMcp;
-        }
-        let text = doc.to_string();
-        let empty = text.trim().is_empty();
-        Ok(Some(self.finish(path, original, vec![what], text.clone(), |bak| bak == text, empty)))
-    }
-
     /// The change to one file: on removal, the original's bytes when what remains is
     /// the original, and no file at all when setup had created it.
-    fn finish(
+    pub(crate) fn finish(
         &self,
         path: &Path,
         original: Option<String>,
@@ -303,7 +252,7 @@ fn is_ours(handler: &Value, agent: Agent) -> bool {
     Path::new(program).file_name().is_some_and(|n| n == "userq")
 }
 
-fn read(path: &Path) -> Result<Option<String>, SetupError> {
+pub(crate) fn read(path: &Path) -> Result<Option<String>, SetupError> {
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(text)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

@@ -4,6 +4,7 @@
 
 mod answer;
 mod error;
+pub mod labels;
 mod question;
 
 pub use answer::{Answer, AnswerItem};

@@ -31,7 +31,8 @@ pub struct Intent {
 }
 
 impl Intent {
-    pub const PLAN_REVIEW: &'static str = "plan-review";
+    pub const PLAN_REVIEW: &'static str = super::labels::PLAN_REVIEW;
+    pub const PERMISSION: &'static str = super::labels::PERMISSION;
 }
 
 /// One question of a batch.

@@ -97,8 +97,8 @@ pending-none = No questions waiting.
 
 ## userq setup
 
-setup-unknown-agent = unknown agent “{ $agent }”; choose claude-code, codex or gemini
-setup-project-only-claude = userq setup: --project is for claude-code only
+setup-unknown-agent = unknown agent “{ $agent }”; choose one of { $agents }
+setup-project-only = userq setup: --project is not for { $agent }
 setup-no-home = userq setup: HOME is not set
 setup-no-self = userq setup: cannot find this program's own path: { $error }
 setup-no-cwd = userq setup: cannot read the current folder: { $error }

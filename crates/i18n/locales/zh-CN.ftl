@@ -85,8 +85,8 @@ pending-none = 没有待回答的问题。
 
 ## userq setup
 
-setup-unknown-agent = 未知的智能体“{ $agent }”；请选择 claude-code、codex 或 gemini
-setup-project-only-claude = userq setup：--project 只适用于 claude-code
+setup-unknown-agent = 未知的智能体“{ $agent }”；请选择其中之一：{ $agents }
+setup-project-only = userq setup：--project 不适用于 { $agent }
 setup-no-home = userq setup：未设置 HOME
 setup-no-self = userq setup：找不到本程序自己的路径：{ $error }
 setup-no-cwd = userq setup：无法读取当前文件夹：{ $error }

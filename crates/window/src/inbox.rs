@@ -10,7 +10,6 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
-use user_questions::agents::permission;
 use user_questions::model::{AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
 use user_questions::{Answer, Answerer, Ask, Next};
 
@@ -153,7 +152,7 @@ fn view_of(ask: &Ask) -> AskView {
             multi_select: q.multi_select,
             intent: q.intent.clone(),
             plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
-            permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == permission::KIND),
+            permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == Intent::PERMISSION),
         })
         .collect();
     AskView {

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use user_questions::agents::Agent;
 use user_questions::channel::client::{Client, ClientError};
 use user_questions::channel::path::socket_path;
 
@@ -69,13 +70,11 @@ on stderr, for example the person dismissed it); 2 a usage error; 3 no server is
         agent_id: Option<String>,
     },
     /// Answer one agent hook: the agent's hook JSON on stdin, its decision on stdout.
-    #[command(after_help = "Agents: claude-code (PermissionRequest; PreToolUse for AskUserQuestion and \
-ExitPlanMode), codex (PermissionRequest), gemini (BeforeTool). Exit status 0 with no output means no \
-decision (no server, dismissed, or an event this hook leaves alone); 1 the input is not the agent's hook JSON.")]
+    #[command(after_help = hook_help())]
     Hook {
-        /// claude-code, codex or gemini.
+        /// The agent whose hook input comes on stdin.
         #[arg(value_parser = agent_arg)]
-        agent: user_questions::agents::Agent,
+        agent: Agent,
     },
     /// Register the hooks (and the MCP server) in an agent's settings.
     Setup(setup::SetupArgs),
@@ -88,10 +87,21 @@ decision (no server, dismissed, or an event this hook leaves alone); 1 the input
     },
 }
 
+/// `userq hook --help`'s list of agents and the events each answers.
+fn hook_help() -> String {
+    let agents: Vec<String> = Agent::ALL.iter().map(|a| format!("{} ({})", a.command_name(), a.events())).collect();
+    format!(
+        "Agents: {}. Exit status 0 with no output means no decision (no server, dismissed, or an event this \
+hook leaves alone); 1 the input is not the agent's hook JSON.",
+        agents.join(", ")
+    )
+}
+
 /// An agent named on the command line: `claude-code`, `codex`, `gemini`.
-pub fn agent_arg(s: &str) -> Result<user_questions::agents::Agent, String> {
-    user_questions::agents::Agent::from_command_name(s)
-        .ok_or_else(|| tr().tr_args("setup-unknown-agent", &[("agent", s.into())]))
+pub fn agent_arg(s: &str) -> Result<Agent, String> {
+    Agent::from_command_name(s).ok_or_else(|| {
+        tr().tr_args("setup-unknown-agent", &[("agent", s.into()), ("agents", (&Agent::names()).into())])
+    })
 }
 
 /// The person's language, from `USERQ_LANG` or the system's locale: for what a person

@@ -12,7 +12,7 @@ use user_questions::agents::Agent;
 
 #[derive(Args)]
 pub struct SetupArgs {
-    /// The agent: claude-code, codex or gemini.
+    /// The agent (see `userq setup --help`).
     #[arg(value_parser = crate::agent_arg)]
     agent: Agent,
     /// Claude Code: write this project's .claude/settings.json instead of the user's.
@@ -28,8 +28,8 @@ pub struct SetupArgs {
 
 pub fn run(args: SetupArgs) -> ExitCode {
     let t = tr();
-    if args.project && args.agent != Agent::ClaudeCode {
-        return crate::fail(2, &t.tr("setup-project-only-claude"));
+    if args.project && !args.agent.project_settings() {
+        return crate::fail(2, &t.tr_args("setup-project-only", &[("agent", args.agent.command_name().into())]));
     }
     let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from) else {
         return crate::fail(1, &t.tr("setup-no-home"));
@@ -70,14 +70,7 @@ pub fn run(args: SetupArgs) -> ExitCode {
     }
     if !args.remove && !args.dry_run && !changes.is_empty() {
         let userq = userq.display().to_string();
-        println!(
-            "{}",
-            match args.agent {
-                Agent::ClaudeCode => t.tr_args("setup-done-claude-code", &[("userq", (&userq).into())]),
-                Agent::Codex => t.tr("setup-done-codex"),
-                Agent::Gemini => t.tr("setup-done-gemini"),
-            }
-        );
+        println!("{}", t.tr_args(args.agent.setup_done(), &[("userq", (&userq).into())]));
     }
     ExitCode::SUCCESS
 }

@@ -1,0 +1,17 @@
+//! The product's own intents and the labels of their options: what a model reads in an
+//! answer, in every language (a UI shows them translated; see `wording`). Agents' hooks
+//! map these back to their own decisions.
+
+/// A permission prompt: may the agent do this?
+pub const PERMISSION: &str = "permission";
+pub const ALLOW: &str = "Allow";
+pub const DENY: &str = "Deny";
+
+/// A plan under review.
+pub const PLAN_REVIEW: &str = "plan-review";
+pub const APPROVE: &str = "Approve";
+pub const REVISE: &str = "Revise";
+/// A plan approval that also switches the agent's session to accepting edits.
+pub const APPROVE_EDITS: &str = "Approve and auto-accept edits";
+pub const PLAN_QUESTION: &str = "Approve this plan?";
+pub const PLAN_HEADER: &str = "Plan review";
