@@ -277,6 +277,47 @@ async fn codex_permission_request() {
 }
 
 #[tokio::test]
+async fn codex_patches_mcp_calls_and_network_access_read_as_what_they_do() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let request = |tool: &str, tool_input: Value| {
+        json!({"session_id": "019a-codex", "turn_id": "t2", "cwd": "/home/me/api", "hook_event_name": "PermissionRequest",
+               "model": "gpt-5.5", "permission_mode": "default", "tool_name": tool, "tool_input": tool_input})
+    };
+    // As Codex 0.171 sends them (the patch in `command`, an MCP tool by its full name,
+    // network access as a Bash request with a `network-access` description).
+    let patch = "*** Begin Patch\n*** Update File: /home/me/api/src/lib.rs\n@@ pub fn add\n-    a - b\n+    a + b\n*** End Patch";
+    let cases = [
+        (
+            request("apply_patch", json!({"command": patch})),
+            "Edit src/lib.rs?",
+            "`src/lib.rs` (changed)\n\n```diff\n@@ pub fn add\n-    a - b\n+    a + b\n```",
+        ),
+        (
+            request("mcp__github__merge_pull_request", json!({"number": 42})),
+            "Use merge_pull_request from the MCP server github?",
+            "MCP `github` · `merge_pull_request`\n\n```json\n{\n  \"number\": 42\n}\n```",
+        ),
+        (
+            request(
+                "Bash",
+                json!({"command": "curl https://example.com:8443/x", "description": "network-access https://example.com:8443"}),
+            ),
+            "Allow network access to https://example.com:8443?",
+            "`https://example.com:8443`\n\n```sh\ncurl https://example.com:8443/x\n```",
+        ),
+    ];
+    for (input, title, detail) in cases {
+        let child = hook(&socket, "codex", &input).await;
+        let asked = answer(&mut person, item("permission", &["Allow"], None)).await;
+        assert_eq!(asked["questions"][0]["question"], title);
+        assert_eq!(asked["questions"][0]["detail"], detail);
+        assert_eq!(decision(child).await, Some(permission_output(json!({"behavior": "allow"}))));
+    }
+}
+
+#[tokio::test]
 async fn gemini_before_tool() {
     let (_d, socket) = temp_socket();
     let _server = serve(&socket).await;
@@ -294,6 +335,27 @@ async fn gemini_before_tool() {
     let child = hook(&socket, "gemini", &input).await;
     answer(&mut person, item("permission", &[], Some("not on a Friday"))).await;
     assert_eq!(decision(child).await, Some(json!({"decision": "deny", "reason": "not on a Friday"})));
+
+    // Gemini CLI reads silence as allow (its policy, written by setup, allows these
+    // tools): no decision is "ask", which brings up Gemini CLI's own prompt.
+    let child = hook(&socket, "gemini", &input).await;
+    let offer = hold(&mut person).await;
+    let r = person
+        .call(
+            "questions/reject",
+            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED", "message": "dismissed"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({}));
+    let ask = decision(child).await.unwrap();
+    assert_eq!(ask["decision"], "ask", "{ask}");
+    assert!(ask["systemMessage"].as_str().unwrap().contains("dismissed"), "{ask}");
+    let (_d, nobody) = temp_socket();
+    let out = finish(hook(&nobody, "gemini", &input).await).await;
+    assert_eq!(out.code, Some(0));
+    let ask: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(ask["decision"], "ask", "{ask}");
+    assert!(ask["systemMessage"].as_str().unwrap().contains("no user-questions server"), "{ask}");
 }
 
 #[tokio::test]
@@ -378,7 +440,13 @@ async fn hooks_never_break_their_agent() {
                 assert_eq!(out.code, Some(1), "{agent} {raw}: {}", out.stderr);
             }
             assert_eq!(out.code, Some(1), "{agent} {raw}: {}", out.stderr);
-            assert_eq!(out.stdout, "");
+            if agent == "gemini" {
+                // Gemini CLI reads text that is not JSON as allow: the hook says "ask".
+                let ask: Value = serde_json::from_str(&out.stdout).unwrap();
+                assert_eq!(ask["decision"], "ask", "{ask}");
+            } else {
+                assert_eq!(out.stdout, "");
+            }
             assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
             assert!(out.stderr.contains(why), "{agent} {raw}: {}", out.stderr);
         }

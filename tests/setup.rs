@@ -177,15 +177,35 @@ async fn gemini_turns_hooks_on_and_back_off() {
     assert_eq!(settings["theme"], "GitHub");
     assert_eq!(
         settings["hooks"]["BeforeTool"],
-        json!([{"matcher": "run_shell_command|write_file|replace", "hooks": [{"name": "user-questions",
+        json!([{"matcher": "^(run_shell_command|write_file|replace)$", "hooks": [{"name": "user-questions",
             "type": "command", "command": format!("{} hook gemini", userq_path()), "timeout": 86400000}]}])
     );
     assert_eq!(
         settings["mcpServers"]["user-questions"],
         json!({"command": userq_path(), "args": ["mcp"], "timeout": 86400000})
     );
+    // The policy allows exactly the tools the hook decides about, so Allow in User
+    // Questions is the only question, and nothing else runs unasked.
+    let policy: toml_edit::DocumentMut = home.read(".gemini/policies/user-questions.toml").parse().unwrap();
+    let mut allowed: Vec<String> = Vec::new();
+    for rule in policy["rule"].as_array_of_tables().unwrap() {
+        assert_eq!(rule["decision"].as_str(), Some("allow"));
+        match &rule["toolName"] {
+            toml_edit::Item::Value(toml_edit::Value::Array(a)) => {
+                allowed.extend(a.iter().map(|v| v.as_str().unwrap().to_owned()))
+            }
+            other => allowed.push(other.as_str().unwrap().to_owned()),
+        }
+    }
+    allowed.sort();
+    let matcher = settings["hooks"]["BeforeTool"][0]["matcher"].as_str().unwrap();
+    let mut matched: Vec<&str> = matcher.trim_start_matches("^(").trim_end_matches(")$").split('|').collect();
+    matched.sort();
+    assert_eq!(allowed, matched);
+    assert!(out.stdout.contains("user-questions.toml"), "{}", out.stdout);
     home.setup(&["gemini", "--remove"]).await;
     assert_eq!(home.read(".gemini/settings.json"), original);
+    assert!(!home.path(".gemini/policies/user-questions.toml").exists());
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! How a tool call reads to the person who must allow it: a shell command in a fenced
 //! `sh` block with its description, a file edit or write as a unified diff of the
-//! change (against the file as it is on disk, when it can be read), a fetch as its URL,
-//! and anything else as readable JSON. Every agent's hook shares this; each maps its
+//! change (against the file as it is on disk, when it can be read), a patch as each
+//! file's diff, a fetch as its URL, network access as its destination, an MCP tool by
+//! its server and name with its arguments, and anything else as readable JSON. Every agent's hook shares this; each maps its
 //! own tool names onto [`Call`].
 
 use std::path::Path;
@@ -10,14 +11,46 @@ use serde_json::Value;
 use similar::TextDiff;
 use user_questions_i18n::Text;
 
+use super::patch::{Change, FilePatch};
+
 /// A tool call, in the terms a person judges it by.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
-    Shell { command: String, description: Option<String> },
-    Edit { path: String, edits: Vec<Replace> },
-    Write { path: String, content: String },
-    Fetch { url: String, prompt: Option<String> },
-    Other { tool: String, input: Value },
+    Shell {
+        command: String,
+        description: Option<String>,
+    },
+    Edit {
+        path: String,
+        edits: Vec<Replace>,
+    },
+    Write {
+        path: String,
+        content: String,
+    },
+    Fetch {
+        url: String,
+        prompt: Option<String>,
+    },
+    /// A patch of several files (Codex's `apply_patch`).
+    Patch {
+        files: Vec<FilePatch>,
+    },
+    /// Network access to `target` (`scheme://host:port`), asked for by `command`.
+    Network {
+        target: String,
+        command: Option<String>,
+    },
+    /// A tool of an MCP server (`mcp__<server>__<tool>`).
+    Mcp {
+        server: String,
+        tool: String,
+        input: Value,
+    },
+    Other {
+        tool: String,
+        input: Value,
+    },
 }
 
 /// One `old → new` replacement of an edit.
@@ -71,9 +104,21 @@ impl Call {
         } else if of(names.fetch) {
             text(input, "url").map(|url| Call::Fetch { url, prompt: text(input, "prompt") })
         } else {
-            None
+            Call::mcp(tool, input)
         };
         known.unwrap_or_else(|| Call::Other { tool: tool.to_owned(), input: input.clone() })
+    }
+}
+
+impl Call {
+    /// An MCP tool as agents name it, `mcp__<server>__<tool>`.
+    pub fn mcp(tool: &str, input: &Value) -> Option<Self> {
+        let (server, name) = tool.strip_prefix("mcp__")?.split_once("__")?;
+        (!server.is_empty() && !name.is_empty()).then(|| Call::Mcp {
+            server: server.to_owned(),
+            tool: name.to_owned(),
+            input: input.clone(),
+        })
     }
 }
 
@@ -90,6 +135,22 @@ impl Call {
             Self::Edit { path, .. } => words.tr_args("hook-edit", &[("path", (&shown_path(path, cwd)).into())]),
             Self::Write { path, .. } => words.tr_args("hook-write", &[("path", (&shown_path(path, cwd)).into())]),
             Self::Fetch { url, .. } => words.tr_args("hook-fetch", &[("url", url.into())]),
+            Self::Patch { files } => match files.as_slice() {
+                [one] => {
+                    let shown = shown_path(&one.path, cwd);
+                    let path = (&shown).into();
+                    match one.change {
+                        Change::Add => words.tr_args("hook-write", &[("path", path)]),
+                        Change::Delete => words.tr_args("hook-delete", &[("path", path)]),
+                        Change::Update | Change::Move { .. } => words.tr_args("hook-edit", &[("path", path)]),
+                    }
+                }
+                many => words.tr_args("hook-patch", &[("count", many.len().into())]),
+            },
+            Self::Network { target, .. } => words.tr_args("hook-network", &[("target", target.into())]),
+            Self::Mcp { server, tool, .. } => {
+                words.tr_args("hook-mcp", &[("tool", tool.into()), ("server", server.into())])
+            }
             Self::Other { tool, .. } => words.tr_args("hook-use", &[("tool", tool.into())]),
         }
     }
@@ -134,6 +195,39 @@ impl Call {
                     s.push_str(&format!("\n\n{p}"));
                 }
                 s
+            }
+            Self::Patch { files } => files
+                .iter()
+                .map(|f| {
+                    let change = match &f.change {
+                        Change::Add => "add",
+                        Change::Update => "update",
+                        Change::Delete => "delete",
+                        Change::Move { .. } => "move",
+                    };
+                    let to = match &f.change {
+                        Change::Move { to } => shown_path(to, cwd),
+                        _ => String::new(),
+                    };
+                    let what = words.tr_args("hook-patch-file", &[("change", change.into()), ("to", (&to).into())]);
+                    let mut s = format!("`{}` ({what})", shown_path(&f.path, cwd));
+                    if !f.lines.is_empty() {
+                        s.push_str(&format!("\n\n{}", fenced("diff", &f.lines.join("\n"))));
+                    }
+                    s
+                })
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            Self::Network { target, command } => {
+                let mut s = format!("`{target}`");
+                if let Some(c) = command {
+                    s.push_str(&format!("\n\n{}", fenced("sh", c)));
+                }
+                s
+            }
+            Self::Mcp { server, tool, input } => {
+                let json = serde_json::to_string_pretty(input).unwrap_or_else(|_| input.to_string());
+                format!("MCP `{server}` · `{tool}`\n\n{}", fenced("json", &json))
             }
             Self::Other { tool, input } => {
                 let json = serde_json::to_string_pretty(input).unwrap_or_else(|_| input.to_string());
@@ -224,6 +318,29 @@ mod tests {
         let detail = Call::Write { path: "/nowhere/new.txt".into(), content: "one\ntwo\n".into() }.detail(None, &en());
         assert!(detail.contains("(creates the file)"), "{detail}");
         assert!(detail.contains("+one\n+two\n"), "{detail}");
+    }
+
+    #[test]
+    fn an_mcp_tool_is_named_by_its_server_and_tool() {
+        let call = Call::mcp("mcp__db__drop_table", &json!({"table": "users"})).unwrap();
+        assert_eq!(call.question(None, &en()), "Use drop_table from the MCP server db?");
+        assert_eq!(call.detail(None, &en()), "MCP `db` · `drop_table`\n\n```json\n{\n  \"table\": \"users\"\n}\n```");
+        assert_eq!(Call::mcp("mcp__nameless", &json!({})), None);
+        assert_eq!(Call::mcp("Bash", &json!({})), None);
+    }
+
+    #[test]
+    fn a_patch_is_each_files_diff() {
+        let files = crate::agents::patch::parse(
+            "*** Begin Patch\n*** Add File: /p/new.txt\n+hello\n*** Update File: /p/a.txt\n@@\n-old\n+new\n*** End Patch",
+        )
+        .unwrap();
+        let call = Call::Patch { files };
+        assert_eq!(call.question(Some("/p"), &en()), "Change 2 files?");
+        assert_eq!(
+            call.detail(Some("/p"), &en()),
+            "`new.txt` (new file)\n\n```diff\n+hello\n```\n\n`a.txt` (changed)\n\n```diff\n@@\n-old\n+new\n```"
+        );
     }
 
     #[test]

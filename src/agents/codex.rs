@@ -1,14 +1,18 @@
 //! Codex's PermissionRequest hook (`permission-request.command.input` and `.output`
-//! schemas): a shell command with its justification, allowed or denied. Codex fails
+//! schemas, and what Codex sends for each kind of request): a shell command with its
+//! justification, a network access (a `Bash` request whose description is
+//! `network-access <scheme>://<host>:<port>`), an `apply_patch` as the files it
+//! changes, an MCP tool call (`mcp__<server>__<tool>`), allowed or denied. Codex fails
 //! closed on any other decision field (`updatedInput`, `updatedPermissions`,
 //! `interrupt: true`), so none is ever sent.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
 use super::call::{text, Call};
+use super::patch;
 use super::permission::{self, Verdict};
 use super::setup::{handler, read, FileChange, JsonEdit, Setup, SetupError, Step, DAY_SECS, MCP_NAME};
 use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
@@ -51,16 +55,31 @@ impl Integration for Codex {
     }
 }
 
+/// What a request asks for, in the terms a person judges it by.
+fn call(tool: &str, input: &Value, justification: Option<String>) -> Call {
+    let command = text(input, "command");
+    let description = text(input, "description");
+    if let Some(target) = description.as_deref().and_then(|d| d.strip_prefix("network-access ")) {
+        return Call::Network { target: target.trim().to_owned(), command };
+    }
+    if tool == "apply_patch" {
+        if let Some(files) = command.as_deref().and_then(patch::parse) {
+            return Call::Patch { files };
+        }
+    }
+    match command {
+        Some(command) => Call::Shell { command, description: justification.or(description) },
+        None => Call::mcp(tool, input).unwrap_or_else(|| Call::Other { tool: tool.to_owned(), input: input.clone() }),
+    }
+}
+
 fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
     if hook.event != "PermissionRequest" {
         return Ok(None);
     }
     let (tool, input) = hook.tool()?;
     let justification = hook.fields.get("approval_context").and_then(|c| text(c, "justification"));
-    let call = match text(input, "command") {
-        Some(command) => Call::Shell { command, description: justification.or_else(|| text(input, "description")) },
-        None => Call::Other { tool: tool.to_owned(), input: input.clone() },
-    };
+    let call = call(tool, input, justification);
     let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
     Ok(Some(HookAsk::new(vec![question], |answer| {
         let decision = match permission::verdict(answer, &[], DENIED) {

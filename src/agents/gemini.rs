@@ -1,7 +1,15 @@
-//! Gemini CLI's BeforeTool hook (its hooks reference): the tool and its input, answered
-//! with the top-level `decision` and `reason`. Other events are left to Gemini CLI.
+//! Gemini CLI's BeforeTool hook (its hooks reference and, for what it leaves out, its
+//! scheduler): the tool and its input, answered with the top-level `decision`.
+//!
+//! Gemini CLI runs BeforeTool before its own policy and reads a hook's `allow` as no
+//! decision at all: only `deny` and `ask` count. So setup also writes a policy that
+//! allows exactly the tools the hook is asked about, and the hook is their decider:
+//! Allow runs the tool with no second prompt, Deny blocks it with the reason, and no
+//! decision (no server, dismissed, any doubt) is `ask`, which brings up Gemini CLI's own
+//! prompt as before. The hook must never stay silent: Gemini reads silence, or text
+//! that is not JSON, as allow.
 
-use serde_json::json;
+use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
 use super::call::{Call, ToolNames};
@@ -33,7 +41,7 @@ impl Integration for Gemini {
     }
 
     /// `~/.gemini/settings.json`: the BeforeTool hook (timeouts in milliseconds), the
-    /// MCP server, and hooks turned on when they were off.
+    /// MCP server, and hooks turned on when they were off; and the policy beside it.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let ms = DAY_SECS * 1000;
         let handler = json!({"name": MCP_NAME, "type": "command", "command": setup.command(), "timeout": ms});
@@ -43,12 +51,41 @@ impl Integration for Gemini {
             mcp: Some(setup.mcp_server(Some(ms))),
             switch: Some(("hooksConfig", "enabled")),
         };
-        Ok(setup.json_file(&setup.home.join(".gemini/settings.json"), edit)?.into_iter().collect())
+        let mut changes: Vec<FileChange> =
+            setup.json_file(&setup.home.join(".gemini/settings.json"), edit)?.into_iter().collect();
+        changes.extend(setup.own_file(&setup.home.join(".gemini/policies/user-questions.toml"), POLICY)?);
+        Ok(changes)
+    }
+
+    fn no_decision(&self, why: &str) -> Option<Value> {
+        Some(json!({"decision": "ask", "systemMessage": format!("User Questions: {why}")}))
     }
 }
 
 /// The tools `userq setup gemini` sends here: the shell and the file-writing tools.
-pub const MATCHER: &str = "run_shell_command|write_file|replace";
+/// Gemini CLI matches it as an unanchored pattern, so it is anchored.
+pub const MATCHER: &str = "^(run_shell_command|write_file|replace)$";
+
+/// The policy setup writes beside the hook: the same tools, allowed, so the hook's
+/// answer is the only question asked. Plan mode is left out (it denies writes).
+pub const POLICY: &str = r#"# Written by `userq setup gemini`; `userq setup gemini --remove` deletes it.
+# User Questions' BeforeTool hook decides about these tools: Allow runs them with no
+# second prompt, Deny blocks them, and when the hook takes no decision it answers "ask",
+# so Gemini CLI's own prompt appears as before. Keep these tools the hook's matcher.
+[[rule]]
+toolName = ["write_file", "replace"]
+decision = "allow"
+priority = 50
+modes = ["default", "autoEdit"]
+
+[[rule]]
+toolName = "run_shell_command"
+argsPattern = ".*"
+allowRedirection = true
+decision = "allow"
+priority = 50
+modes = ["default", "autoEdit"]
+"#;
 
 /// Gemini CLI's tools, by what they do.
 pub const TOOLS: ToolNames = ToolNames {
@@ -69,6 +106,6 @@ fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInput
     Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
         Verdict::Allow => Some(json!({"decision": "allow"})),
         Verdict::Deny(reason) => Some(json!({"decision": "deny", "reason": reason})),
-        Verdict::Choice(_) | Verdict::NoDecision => None,
+        Verdict::Choice(_) | Verdict::NoDecision => Gemini.no_decision("no answer"),
     })))
 }

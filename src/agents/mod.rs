@@ -8,6 +8,7 @@ pub mod call;
 pub mod claude_code;
 pub mod codex;
 pub mod gemini;
+pub mod patch;
 pub mod permission;
 pub mod setup;
 
@@ -34,6 +35,11 @@ pub trait Integration: Sync {
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError>;
     /// The catalog message `userq setup` prints once done (it may name `$userq`).
     fn setup_done(&self) -> &'static str;
+    /// What the hook prints when it takes no decision (`why` says why); `None`: nothing,
+    /// which most agents read as "ask in your own prompt".
+    fn no_decision(&self, _why: &str) -> Option<Value> {
+        None
+    }
     /// Whether `userq setup --project` can write a project's settings instead.
     fn project_settings(&self) -> bool {
         false
@@ -75,6 +81,11 @@ impl Agent {
 
     pub fn events(self) -> &'static str {
         self.0.events()
+    }
+
+    /// The hook's output when it takes no decision; `None`: print nothing.
+    pub fn no_decision(self, why: &str) -> Option<Value> {
+        self.0.no_decision(why)
     }
 
     pub fn setup_done(self) -> &'static str {

@@ -75,6 +75,8 @@ pub enum Step {
     /// Gemini CLI's `hooksConfig.enabled`, turned on, or back off on removal.
     HooksOn,
     HooksOff,
+    /// A file wholly setup's own (a policy, a plugin), written.
+    WroteFile,
 }
 
 /// One file setup would change.
@@ -107,6 +109,20 @@ impl Setup {
             server["timeout"] = t.into();
         }
         server
+    }
+
+    /// A file wholly setup's own: written when it differs from `contents`, deleted on
+    /// removal.
+    pub fn own_file(&self, path: &Path, contents: &str) -> Result<Option<FileChange>, SetupError> {
+        let current = read(path)?;
+        let change = |what, contents| FileChange { path: path.to_owned(), what, contents, drop_backup: false };
+        Ok(match (self.remove, current) {
+            (true, Some(_)) => Some(change(vec![], None)),
+            (false, current) if current.as_deref() != Some(contents) => {
+                Some(change(vec![Step::WroteFile], Some(contents.as_bytes().to_vec())))
+            }
+            _ => None,
+        })
     }
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.

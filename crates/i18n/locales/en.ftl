@@ -134,6 +134,10 @@ setup-hooks-off = { $dry ->
         [yes] would have turned
        *[no] turned
     } hooksConfig.enabled back off in { $file }
+setup-wrote-file = { $dry ->
+        [yes] would have written
+       *[no] wrote
+    } { $file }
 setup-removed-file = { $dry ->
         [yes] would have removed
        *[no] removed
@@ -142,7 +146,9 @@ setup-done-claude-code =
     Claude Code's permission prompts, questions and plans now come to User Questions.
     For the review_plan tool too: claude mcp add user-questions -- { $userq } mcp
 setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook.
-setup-done-gemini = Gemini CLI's shell commands and file writes now come to User Questions.
+setup-done-gemini =
+    Gemini CLI's shell commands and file writes now come to User Questions; its policy
+    lets them run once you allow them there, and asks in Gemini CLI when no decision comes.
 
 ## The labels of User Questions' own intents (permission, plan review), as a person
 ## sees them; what is sent back stays the label the protocol names.
@@ -165,6 +171,16 @@ hook-edit = Edit { $path }?
 hook-write = Write { $path }?
 hook-fetch = Fetch { $url }?
 hook-use = Use { $tool }?
+hook-delete = Delete { $path }?
+hook-patch = Change { $count } files?
+hook-patch-file = { $change ->
+        [add] new file
+        [delete] deleted
+        [move] moved to { $to }
+       *[update] changed
+    }
+hook-network = Allow network access to { $target }?
+hook-mcp = Use { $tool } from the MCP server { $server }?
 hook-write-detail = { $exists ->
         [yes] overwrites the file
        *[no] creates the file

@@ -122,6 +122,10 @@ setup-hooks-off = { $dry ->
         [yes] 将会在 { $file } 中把 hooksConfig.enabled 关回去
        *[no] 已在 { $file } 中把 hooksConfig.enabled 关回去
     }
+setup-wrote-file = { $dry ->
+        [yes] 将会写入 { $file }
+       *[no] 已写入 { $file }
+    }
 setup-removed-file = { $dry ->
         [yes] 将会删除 { $file }（由 setup 创建）
        *[no] 已删除 { $file }（由 setup 创建）
@@ -130,7 +134,9 @@ setup-done-claude-code =
     Claude Code 的权限提示、提问和计划现在都会送到 User Questions。
     也要使用 review_plan 工具：claude mcp add user-questions -- { $userq } mcp
 setup-done-codex = Codex 会请你信任新的钩子：在 Codex 中打开 /hooks，信任 user-questions 钩子。
-setup-done-gemini = Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions。
+setup-done-gemini =
+    Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions；你在那里允许后它们直接运行，
+    没有决定时 Gemini CLI 会像以前一样在自己的提示里询问。
 
 ## User Questions 自己的意图（权限、计划审阅）的选项，在人看来的样子；发回的仍是协议规定的标签。
 
@@ -152,6 +158,16 @@ hook-edit = 编辑 { $path }？
 hook-write = 写入 { $path }？
 hook-fetch = 获取 { $url }？
 hook-use = 使用 { $tool }？
+hook-delete = 删除 { $path }？
+hook-patch = 修改 { $count } 个文件？
+hook-patch-file = { $change ->
+        [add] 新文件
+        [delete] 已删除
+        [move] 移动到 { $to }
+       *[update] 有修改
+    }
+hook-network = 允许访问网络 { $target }？
+hook-mcp = 使用 MCP 服务器 { $server } 的 { $tool }？
 hook-write-detail = { $exists ->
         [yes] 覆盖该文件
        *[no] 创建该文件

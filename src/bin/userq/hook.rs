@@ -26,7 +26,10 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     let ask = match agent.ask_from(&input, crate::tr()) {
         Ok(Some(ask)) => ask,
         Ok(None) => return ExitCode::SUCCESS,
-        Err(e) => return crate::fail(1, &format!("{name}: {e}; no decision")),
+        Err(e) => {
+            say_no_decision(agent, &e.to_string());
+            return crate::fail(1, &format!("{name}: {e}; no decision"));
+        }
     };
     let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
     let id =
@@ -34,7 +37,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     let asker = Asker::new(socket, agent.display_name(), Some(AgentSpec { id, delegation_depth: 0 }))
         .with_context(ask.context.clone());
     if let Err(e) = asker.connect().await {
-        return no_decision(&name, &e);
+        return no_decision(agent, &name, &e);
     }
     let cancel = CancellationToken::new();
     // The handlers are in place before the question is asked, so an agent that ends
@@ -47,23 +50,35 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     tokio::spawn(watch_the_agent(signals, cancel.clone()));
     match asker.ask(&ask.questions, &cancel).await {
         Ok(answer) => {
-            if let Some(output) = ask.decide(&answer) {
-                println!("{output}");
+            match ask.decide(&answer) {
+                Some(output) => println!("{output}"),
+                None => say_no_decision(agent, "no answer"),
             }
             ExitCode::SUCCESS
         }
-        Err(_) if cancel.is_cancelled() => ExitCode::SUCCESS,
-        Err(e) => no_decision(&name, &e),
+        Err(_) if cancel.is_cancelled() => {
+            say_no_decision(agent, "the agent ended the hook");
+            ExitCode::SUCCESS
+        }
+        Err(e) => no_decision(agent, &name, &e),
+    }
+}
+
+/// Prints the agent's own "no decision", for agents that read silence otherwise.
+fn say_no_decision(agent: Agent, why: &str) {
+    if let Some(output) = agent.no_decision(why) {
+        println!("{output}");
     }
 }
 
 /// Says on stderr why the agent decides for itself this time, and exits 0.
-fn no_decision(name: &str, e: &ClientError) -> ExitCode {
+fn no_decision(agent: Agent, name: &str, e: &ClientError) -> ExitCode {
     let why = match e {
         ClientError::Service(e) if e.is(ErrorCode::AskCancelled) => "dismissed in User Questions".to_owned(),
         ClientError::Service(e) => e.message().to_owned(),
         other => other.to_string(),
     };
+    say_no_decision(agent, &why);
     eprintln!("{name}: {why}; no decision, the agent asks in its own prompt");
     ExitCode::SUCCESS
 }

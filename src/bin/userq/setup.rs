@@ -84,6 +84,7 @@ fn step_line(step: &Step, file: &str, dry: &str) -> String {
         Step::RemovedMcp => ("setup-removed-mcp", ""),
         Step::HooksOn => ("setup-hooks-on", ""),
         Step::HooksOff => ("setup-hooks-off", ""),
+        Step::WroteFile => ("setup-wrote-file", ""),
     };
     tr().tr_args(id, &[("file", file.into()), ("dry", dry.into()), ("event", event.into()), ("name", MCP_NAME.into())])
 }
