@@ -113,6 +113,17 @@ $(VENV)/.installed: tests/python/requirements.txt
 .tools/bin/tauri-driver:
 	cargo install tauri-driver --locked --root .tools
 
+## The agents' own CLIs (tests/agents/package.json pins them), for the tests that
+## drive them with a scripted model.
+AGENTS := .tools/agents
+$(AGENTS)/.installed: tests/agents/package.json tests/agents/package-lock.json
+	@command -v npm >/dev/null || { echo "installing: $(APT_CHECK)"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_CHECK); }
+	mkdir -p $(AGENTS)
+	cp tests/agents/package.json tests/agents/package-lock.json $(AGENTS)/
+	cd $(AGENTS) && npm ci --silent --no-audit --no-fund
+	touch $@
+
 ## One build serves every test: `cargo test` builds `userq` and the app's binary too
 ## (their integration tests run them), with the same features, so nothing is compiled
 ## twice; the Python and end-to-end tests drive those binaries.
@@ -129,7 +140,7 @@ test-system: deps-build
 	cargo test --features system-tests --test foreign \
 	  $(if $(SUDO),--config 'target.$(TRIPLE).runner="sudo"')
 
-test-python: $(VENV)/.installed build-tests
+test-python: $(VENV)/.installed $(AGENTS)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q tests/python
 
 test-e2e: deps-e2e build-tests
@@ -152,3 +163,4 @@ bench: $(VENV)/.installed .tools/peer/.installed deps-e2e
 	python3 -m venv .tools/peer
 	.tools/peer/bin/pip install -q mcp-feedback-enhanced==2.8.5
 	touch $@
+

@@ -75,7 +75,7 @@ async fn claude_code_merge_idempotence_dry_run_and_remove() {
     assert_eq!(
         settings["hooks"]["PreToolUse"],
         json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit.sh"}]},
-               {"matcher": "AskUserQuestion|ExitPlanMode", "hooks": [handler]}])
+               {"matcher": "^AskUserQuestion$", "hooks": [handler]}])
     );
     assert_eq!(home.read(".claude/settings.json.bak"), CLAUDE_SETTINGS, "the original is kept once");
     assert!(!home.path(".claude.json").exists(), "Claude Code's own state file is not touched");

@@ -37,14 +37,15 @@ impl Integration for ClaudeCode {
         "setup-done-claude-code"
     }
 
-    /// `~/.claude/settings.json` (or the project's): every permission prompt, and
-    /// AskUserQuestion and ExitPlanMode before they run.
+    /// `~/.claude/settings.json` (or the project's): every permission prompt (plan
+    /// approval among them, where accepting edits can be offered), and AskUserQuestion
+    /// before it runs (a hook answers its questions only there).
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let base = setup.project.as_deref().unwrap_or(&setup.home);
         let handler = handler(&setup.command(), DAY_SECS);
         let groups = [
             ("PermissionRequest", json!({"hooks": [handler]})),
-            ("PreToolUse", json!({"matcher": "AskUserQuestion|ExitPlanMode", "hooks": [handler]})),
+            ("PreToolUse", json!({"matcher": "^AskUserQuestion$", "hooks": [handler]})),
         ];
         let edit = JsonEdit { groups: &groups, ..Default::default() };
         Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())

@@ -1,0 +1,188 @@
+"""Scripted models for the agents' real CLIs: each speaks the API one CLI calls
+(Anthropic Messages for Claude Code, OpenAI Responses for Codex, Gemini's
+streamGenerateContent for Gemini CLI), answers the agent's main turns from a script,
+and records every request so a test can read what the agent sent back.
+
+A script is a list of steps, one per turn of the agent's main loop: `tool(name, args)`
+calls a tool, `text(words)` ends the turn. The turn a request is on is counted from the
+conversation it carries (the model turns already in it), so retries and side requests
+never shift the script. Side requests (titles, summaries, reviews) get a short answer.
+"""
+
+import json
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def tool(name, args):
+    return {"tool": name, "args": args}
+
+
+def text(words):
+    return {"text": words}
+
+
+class ScriptedModel:
+    """An HTTP server on a loopback port, in a thread of the test."""
+
+    def __init__(self, script):
+        self.script = script
+        self.requests = []
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_HEAD(self):
+                self.reply_json({})
+
+            def do_GET(self):
+                self.reply_json(model.get(self.path))
+
+            def do_POST(self):
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    body = {}
+                with model.lock:
+                    model.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                    model.changed.notify_all()
+                model.post(self, self.path, body)
+
+            def reply_json(self, obj, code=200):
+                data = json.dumps(obj).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+
+            def reply_events(self, events, named=True):
+                data = b"".join(
+                    (("event: %s\n" % e.get("type", "message")) if named else "").encode()
+                    + ("data: %s\n\n" % json.dumps(e)).encode()
+                    for e in events
+                )
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def step(self, turn, body):
+        step = self.script[min(turn, len(self.script) - 1)]
+        return step(body) if callable(step) else step
+
+    def get(self, path):
+        return {}
+
+    def main_requests(self):
+        with self.lock:
+            return [r["body"] for r in self.requests if self.is_main(r["body"], r["headers"])]
+
+    def wait_for(self, predicate, timeout=60):
+        """The first main request `predicate` accepts, waiting for it to come."""
+        with self.lock:
+            found = []
+
+            def seen():
+                found[:] = [
+                    r["body"] for r in self.requests if self.is_main(r["body"], r["headers"]) and predicate(r["body"])
+                ]
+                return bool(found)
+
+            if not self.changed.wait_for(seen, timeout):
+                raise AssertionError("the agent never sent the request awaited")
+            return found[0]
+
+    def is_main(self, body, headers):
+        raise NotImplementedError
+
+
+class Anthropic(ScriptedModel):
+    """Anthropic Messages (`ANTHROPIC_BASE_URL`), streamed or not."""
+
+    def is_main(self, body, headers):
+        return bool(body.get("tools")) and "messages" in body
+
+    def get(self, path):
+        if path.startswith("/v1/models"):
+            return {"data": [], "has_more": False, "first_id": None, "last_id": None}
+        return {}
+
+    def post(self, h, path, body):
+        path = path.split("?")[0]
+        if path.endswith("/count_tokens"):
+            return h.reply_json({"input_tokens": 100})
+        if not path.endswith("/v1/messages"):
+            return h.reply_json({})
+        if self.is_main(body, h.headers):
+            turn = sum(1 for m in body["messages"] if m.get("role") == "assistant")
+            step = self.step(turn, body)
+        else:
+            step = text("ok")
+        if "tool" in step:
+            content = [{"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:20], "name": step["tool"],
+                        "input": step["args"]}]
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": step["text"]}]
+            stop = "end_turn"
+        usage = {"input_tokens": 10, "output_tokens": 5}
+        message = {"id": "msg_" + uuid.uuid4().hex[:20], "type": "message", "role": "assistant",
+                   "model": body.get("model", "claude"), "stop_sequence": None, "usage": usage}
+        if not body.get("stream"):
+            return h.reply_json(dict(message, content=content, stop_reason=stop))
+        events = [{"type": "message_start", "message": dict(message, content=[], stop_reason=None)}]
+        for i, block in enumerate(content):
+            if block["type"] == "text":
+                events += [
+                    {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+                    {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": block["text"]}},
+                ]
+            else:
+                events += [
+                    {"type": "content_block_start", "index": i,
+                     "content_block": dict(block, input={})},
+                    {"type": "content_block_delta", "index": i,
+                     "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}},
+                ]
+            events.append({"type": "content_block_stop", "index": i})
+        events += [
+            {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 5}},
+            {"type": "message_stop"},
+        ]
+        h.reply_events(events)
+
+
+def tool_results(body):
+    """The tool results of an Anthropic request's last user message."""
+    last = [m for m in body["messages"] if m.get("role") == "user"][-1]
+    content = last["content"] if isinstance(last["content"], list) else []
+    return [b for b in content if b.get("type") == "tool_result"]
+
+
+def result_text(block):
+    content = block.get("content")
+    if isinstance(content, list):
+        return "\n".join(c.get("text", "") for c in content)
+    return content or ""

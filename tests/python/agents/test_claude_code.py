@@ -1,0 +1,140 @@
+"""Claude Code itself (its CLI from npm, pinned), with only the model scripted: `userq
+setup claude-code` writes the hooks into the agent's home, Claude Code runs `userq
+hook claude-code`, `userq serve` takes the ask, and a person's answers come from a
+protocol answerer on the socket. What the agent does next is read from what it sends
+the model, and from the files it leaves."""
+
+import re
+
+from models import Anthropic, result_text, text, tool, tool_results
+from world import AGENTS, Person, StreamSession, agent  # noqa: F401 (a fixture)
+
+
+def claude(agent, model, *args):
+    env = {"ANTHROPIC_BASE_URL": model.url, "ANTHROPIC_API_KEY": "scripted",
+           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
+    return [str(AGENTS / "claude"), *args], env
+
+
+def last_results(model):
+    """The tool results the agent sent the model last."""
+    return [result_text(r) for r in tool_results(model.main_requests()[-1])]
+
+
+WRITE = tool("Bash", {"command": "echo hello-from-bash > greeting.txt && cat greeting.txt",
+                      "description": "Write a greeting"})
+
+
+def test_a_command_allowed_runs_and_the_model_reads_its_output(agent, sock):
+    agent.setup("claude-code")
+    model = Anthropic([WRITE, text("done")])
+    person = Person(sock, name="person")
+    argv, env = claude(agent, model, "-p", "greet", "--output-format", "json")
+    asked, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stderr
+    q = asked["questions"][0]
+    assert q["question"] == "Run this command?"
+    assert "echo hello-from-bash > greeting.txt" in q["detail"]
+    assert asked["context"]["source"] == "Claude Code"
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-bash\n"
+    assert any("hello-from-bash" in r for r in last_results(model)), last_results(model)
+
+
+def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
+    agent.setup("claude-code")
+    model = Anthropic([WRITE, text("understood")])
+    person = Person(sock, name="person")
+    argv, env = claude(agent, model, "-p", "greet", "--output-format", "json")
+    _, answered = person.answer_next({"id": "permission", "selected": [], "custom": "not in this folder"})
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stderr
+    assert not (agent.work / "greeting.txt").exists()
+    assert any("not in this folder" in r for r in last_results(model)), last_results(model)
+
+
+def test_with_no_server_claude_code_goes_on_by_its_own_rules(agent, tmp_path):
+    agent.setup("claude-code")
+    agent.env["USERQ_SOCKET"] = str(tmp_path / "nobody.sock")
+    model = Anthropic([WRITE, text("ok")])
+    argv, env = claude(agent, model, "-p", "greet", "--output-format", "json")
+    out = agent.run(argv, env)
+    # `-p` with nobody to ask denies what needs permission, as it does with no hook.
+    assert out.returncode == 0, out.stderr
+    assert not (agent.work / "greeting.txt").exists()
+    assert "no user-questions server" not in out.stdout
+
+
+def stream(agent, model, mode):
+    argv, env = claude(agent, model, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                       "--verbose", "--permission-prompt-tool", "stdio", "--permission-mode", mode)
+    return StreamSession(argv, agent.work, dict(agent.env, **env), "go")
+
+
+def test_ask_user_question_answers_reach_the_model(agent, sock):
+    agent.setup("claude-code")
+    question = {"question": "Which package manager?", "header": "Packages", "multiSelect": False,
+                "options": [{"label": "pnpm", "description": "Fast, strict"}, {"label": "npm", "description": "Default"}]}
+    model = Anthropic([tool("AskUserQuestion", {"questions": [question]}), text("pnpm it is")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "q1", "selected": ["pnpm"]})
+    session = stream(agent, model, "default")
+    result = session.result()
+    answered.join(5)
+    assert result["subtype"] == "success", result
+    assert [o["label"] for o in asked["questions"][0]["options"]] == ["pnpm", "npm"]
+    assert any('"Which package manager?"="pnpm"' in r for r in last_results(model)), last_results(model)
+
+
+def plan_file(body):
+    """The plan file Claude Code names in plan mode's instructions."""
+    found = re.search(r"(/[^\s\"'`]*/\.claude/plans/[\w.-]+\.md)", str(body))
+    assert found, "plan mode names no plan file"
+    return found.group(1)
+
+
+PLAN = "# Add a cache\n\n1. Put an LRU in front of the store\n2. Test eviction"
+
+
+def plan_script(then):
+    return [
+        lambda body: tool("Write", {"file_path": plan_file(body), "content": PLAN}),
+        tool("ExitPlanMode", {"plan": PLAN}),
+        *then,
+    ]
+
+
+def test_a_plan_approved_with_accept_edits_leaves_plan_mode_and_edits_unasked(agent, sock):
+    agent.setup("claude-code")
+    model = Anthropic(plan_script([
+        lambda body: tool("Write", {"file_path": str(agent.work / "cache.py"), "content": "CACHE = {}\n"}),
+        text("built"),
+    ]))
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "plan", "selected": ["Approve and auto-accept edits"]})
+    session = stream(agent, model, "plan")
+    result = session.result()
+    answered.join(5)
+    assert result["subtype"] == "success", result
+    review = asked["questions"][0]
+    assert review["intent"]["kind"] == "plan-review"
+    assert "Put an LRU in front of the store" in review["detail"]
+    # The edit after the plan was not asked about: the session accepts edits now.
+    assert (agent.work / "cache.py").read_text() == "CACHE = {}\n"
+    assert person.messages.empty(), person.messages.get()
+    approved = [r for body in model.main_requests() for r in map(result_text, tool_results(body))
+                if "approved" in r]
+    assert approved, "the model never read that the plan was approved"
+
+
+def test_a_plan_revised_brings_the_feedback_to_the_model(agent, sock):
+    agent.setup("claude-code")
+    model = Anthropic(plan_script([text("revising")]))
+    person = Person(sock, name="person")
+    _, answered = person.answer_next({"id": "plan", "selected": [], "custom": "Use SQLite instead of an LRU"})
+    session = stream(agent, model, "plan")
+    session.result()
+    answered.join(5)
+    assert any("Use SQLite instead of an LRU" in r for r in last_results(model)), last_results(model)

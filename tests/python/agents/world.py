@@ -1,0 +1,106 @@
+"""What the tests of the agents' own CLIs share: for driving the agents' own CLIs (installed by `make` into .tools/agents,
+pinned in tests/agents/package.json): a home of their own per test, `userq setup`
+run in it as a person would, and the agent run against a scripted model."""
+
+import json
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, USERQ, Answerer
+
+AGENTS = ROOT / ".tools" / "agents" / "node_modules" / ".bin"
+
+
+class Agent:
+    """One agent's world: a home, a project folder, and the environment it runs in."""
+
+    def __init__(self, tmp_path, sock):
+        self.home = tmp_path / "home"
+        self.work = tmp_path / "project"
+        self.home.mkdir()
+        self.work.mkdir()
+        self.env = dict(
+            os.environ,
+            HOME=str(self.home),
+            USERQ_SOCKET=str(sock),
+            PATH="%s:%s" % (AGENTS, os.environ["PATH"]),
+        )
+        assert (AGENTS / "claude").exists(), "the agents' CLIs are installed by `make test`"
+
+    def setup(self, agent, *flags):
+        out = subprocess.run([USERQ, "setup", agent, *flags], env=self.env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    def run(self, argv, env=None, timeout=120):
+        return subprocess.run(
+            argv, cwd=self.work, env=dict(self.env, **(env or {})), stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=timeout,
+        )
+
+
+@pytest.fixture
+def agent(tmp_path, sock):
+    return Agent(tmp_path, sock)
+
+
+class StreamSession:
+    """Claude Code in stream-json mode with `--permission-prompt-tool stdio`, the way
+    the Agent SDK runs it: the only mode of `-p` in which AskUserQuestion and
+    ExitPlanMode exist. The session never answers a `can_use_tool` itself, so only a
+    hook can decide; it closes stdin once the result comes."""
+
+    def __init__(self, argv, cwd, env, prompt):
+        self.p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.lines = []
+        self.done = threading.Event()
+        self.send({"type": "user", "message": {"role": "user", "content": prompt},
+                   "parent_tool_use_id": None, "session_id": ""})
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def send(self, message):
+        self.p.stdin.write(json.dumps(message) + "\n")
+        self.p.stdin.flush()
+
+    def _read(self):
+        for line in self.p.stdout:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            self.lines.append(message)
+            if message.get("type") == "result":
+                self.p.stdin.close()
+                break
+        self.done.set()
+
+    def result(self, timeout=120):
+        if not self.done.wait(timeout):
+            self.p.kill()
+            raise AssertionError("Claude Code never finished; it said %s and %s"
+                                 % (self.lines[-5:], self.p.stderr.read()[-2000:]))
+        self.p.wait(15)
+        return next(m for m in self.lines if m.get("type") == "result")
+
+
+class Person(Answerer):
+    """The person at the window: answers the next question from a thread, so the
+    agent can run in the test's own."""
+
+    def answer_next(self, *items):
+        asked = {}
+
+        def run():
+            offer = self.expect("questions/offer", timeout=90)
+            self.reply(offer, {"claim": True})
+            self.call("questions/answer", {"ask": offer["params"]["ask"], "answer": {"answers": list(items)}})
+            asked.update(offer["params"]["request"])
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return asked, thread
