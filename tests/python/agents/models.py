@@ -186,3 +186,39 @@ def result_text(block):
     if isinstance(content, list):
         return "\n".join(c.get("text", "") for c in content)
     return content or ""
+
+
+class Responses(ScriptedModel):
+    """OpenAI Responses (`POST {base_url}/responses`, streamed), as Codex calls it.
+    Codex's automatic reviewer (`turn_trigger` `guardian_review`) asks the same
+    model for a verdict: it always hears "deny", so the test's person decides."""
+
+    def is_main(self, body, headers):
+        return "input" in body and "guardian_review" not in headers.get("x-codex-turn-metadata", "")
+
+    def post(self, h, path, body):
+        if not path.split("?")[0].endswith("/responses"):
+            return h.reply_json({})
+        if not self.is_main(body, h.headers):
+            verdict = {"outcome": "deny", "risk_level": "high", "user_authorization": "unknown",
+                       "rationale": "the scripted reviewer denies everything"}
+            item = {"type": "message", "role": "assistant", "id": "msg_review",
+                    "content": [{"type": "output_text", "text": json.dumps(verdict)}]}
+        else:
+            turn = sum(1 for i in body["input"] if i.get("type") in ("function_call", "custom_tool_call"))
+            step = self.step(turn, body)
+            if "tool" in step:
+                item = {"type": "function_call", "id": "fc_%d" % turn, "call_id": "call_%d" % turn,
+                        "name": step["tool"], "arguments": json.dumps(step["args"])}
+            else:
+                item = {"type": "message", "role": "assistant", "id": "msg_%d" % turn,
+                        "content": [{"type": "output_text", "text": step["text"]}]}
+        h.reply_events([
+            {"type": "response.output_item.done", "item": item},
+            {"type": "response.completed", "response": {"id": "resp_" + uuid.uuid4().hex[:12]}},
+        ])
+
+
+def function_outputs(body):
+    """The tool outputs a Responses request carries, in order."""
+    return [i.get("output") for i in body["input"] if i.get("type") in ("function_call_output", "custom_tool_call_output")]
