@@ -58,7 +58,45 @@ impl Integration for Gemini {
     }
 
     fn no_decision(&self, why: &str) -> Option<Value> {
-        Some(json!({"decision": "ask", "systemMessage": format!("User Questions: {why}")}))
+        Some(match headless::gemini_runs_headless() {
+            // `gemini -p` has no prompt to bring up: it waits for one forever. Without
+            // the hook it refuses what needs asking; so does this.
+            true => {
+                json!({"decision": "deny", "reason": format!("User Questions: {why}; Gemini CLI runs without a prompt here, so nobody was asked")})
+            }
+            false => json!({"decision": "ask", "systemMessage": format!("User Questions: {why}")}),
+        })
+    }
+}
+
+/// Whether the Gemini CLI that runs this hook has no prompt to show (`-p`, or no
+/// terminal on its stdin): read from its process, the hook's nearest ancestor whose
+/// command line names gemini. Where that cannot be read, it is taken to have one.
+mod headless {
+    use std::path::PathBuf;
+
+    pub fn gemini_runs_headless() -> bool {
+        let mut pid = std::os::unix::process::parent_id();
+        for _ in 0..8 {
+            let proc = PathBuf::from(format!("/proc/{pid}"));
+            let Ok(cmdline) = std::fs::read(proc.join("cmdline")) else { return false };
+            let args: Vec<String> =
+                cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+            if args.iter().take(3).any(|a| a.contains("gemini")) {
+                let prompt = args.iter().any(|a| a == "-p" || a == "--prompt" || a.starts_with("--prompt="));
+                let tty = std::fs::read_link(proc.join("fd/0"))
+                    .is_ok_and(|t| t.starts_with("/dev/pts") || t.starts_with("/dev/tty"));
+                return prompt || !tty;
+            }
+            let Some(parent) = std::fs::read_to_string(proc.join("stat"))
+                .ok()
+                .and_then(|stat| stat.rsplit(')').next()?.split_whitespace().nth(1)?.parse().ok())
+            else {
+                return false;
+            };
+            pid = parent;
+        }
+        false
     }
 }
 

@@ -222,3 +222,36 @@ class Responses(ScriptedModel):
 def function_outputs(body):
     """The tool outputs a Responses request carries, in order."""
     return [i.get("output") for i in body["input"] if i.get("type") in ("function_call_output", "custom_tool_call_output")]
+
+
+class Gemini(ScriptedModel):
+    """Gemini's `models/<model>:streamGenerateContent?alt=sse` (`GOOGLE_GEMINI_BASE_URL`),
+    as Gemini CLI calls it; other calls (`generateContent`, `countTokens`) get a short
+    answer."""
+
+    def is_main(self, body, headers):
+        return "contents" in body and bool(body.get("tools"))
+
+    def post(self, h, path, body):
+        route = path.split("?")[0]
+        if route.endswith(":countTokens"):
+            return h.reply_json({"totalTokens": 10})
+        if self.is_main(body, h.headers):
+            turn = sum(1 for c in body["contents"] if c.get("role") == "model")
+            step = self.step(turn, body)
+        else:
+            step = text("ok")
+        if "tool" in step:
+            part = {"functionCall": {"name": step["tool"], "args": step["args"]}}
+        else:
+            part = {"text": step["text"]}
+        chunk = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+        if route.endswith(":streamGenerateContent"):
+            return h.reply_events([chunk], named=False)
+        h.reply_json(chunk)
+
+
+def function_responses(body):
+    """The function responses of a Gemini request's last content."""
+    return [p["functionResponse"] for p in body["contents"][-1].get("parts", []) if "functionResponse" in p]

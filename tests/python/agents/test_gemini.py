@@ -1,0 +1,64 @@
+"""Gemini CLI itself (pinned, `-p`), with only the model scripted through
+`GOOGLE_GEMINI_BASE_URL`: `userq setup gemini` writes the BeforeTool hook and the
+policy beside it, and Allow in User Questions is the only question the tool needs."""
+
+import json
+
+from models import Gemini, function_responses, text, tool
+from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
+
+GREET = tool("run_shell_command", {"command": "echo hello-from-gemini > greeting.txt && cat greeting.txt",
+                                   "description": "Write a greeting"})
+
+
+def gemini(agent, model):
+    settings_path = agent.home / ".gemini" / "settings.json"
+    settings = json.loads(settings_path.read_text())
+    settings["security"] = {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}
+    settings_path.write_text(json.dumps(settings))
+    argv = [str(AGENTS / "gemini"), "-p", "greet", "-m", "gemini-2.5-flash"]
+    return argv, {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "scripted"}
+
+
+def test_a_command_allowed_runs_with_no_second_prompt(agent, sock):
+    agent.setup("gemini")
+    model = Gemini([GREET, text("done")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert asked["questions"][0]["question"] == "Run this command?"
+    assert asked["context"]["source"] == "Gemini CLI"
+    # In -p Gemini CLI cannot ask at all: the command ran because our Allow decided.
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-gemini\n"
+    responses = function_responses(model.main_requests()[-1])
+    assert any("hello-from-gemini" in json.dumps(r) for r in responses), responses
+
+
+def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
+    agent.setup("gemini")
+    model = Gemini([GREET, text("understood")])
+    person = Person(sock, name="person")
+    _, answered = person.answer_next({"id": "permission", "selected": [], "custom": "no greetings today"})
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert not (agent.work / "greeting.txt").exists()
+    responses = function_responses(model.main_requests()[-1])
+    assert any("no greetings today" in json.dumps(r) for r in responses), (responses, out.stderr[-2000:])
+
+
+def test_with_no_server_headless_gemini_goes_on_by_its_own_rules(agent, tmp_path):
+    agent.setup("gemini")
+    agent.env["USERQ_SOCKET"] = str(tmp_path / "nobody.sock")
+    model = Gemini([GREET, text("ok")])
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    # `gemini -p` cannot show its own prompt (an "ask" would wait for it forever):
+    # the command is refused, as -p refuses it with no hook at all, and the run ends.
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert not (agent.work / "greeting.txt").exists()
+    responses = function_responses(model.main_requests()[-1])
+    assert any("no user-questions server" in json.dumps(r) for r in responses), responses
