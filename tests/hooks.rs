@@ -318,6 +318,49 @@ async fn codex_patches_mcp_calls_and_network_access_read_as_what_they_do() {
 }
 
 #[tokio::test]
+async fn copilot_permission_request_in_its_own_shapes() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    // As GitHub Copilot CLI 1.0 sends it: camelCase, the arguments as an object.
+    let input = json!({"hookName": "permissionRequest", "sessionId": "96dc", "timestamp": 1796298925845u64,
+                       "cwd": "/home/me/app", "toolName": "bash",
+                       "toolInput": {"command": "rm -rf dist"}, "permissionSuggestions": []});
+    let child = hook(&socket, "copilot", &input).await;
+    let asked = answer(&mut person, item("permission", &["Allow"], None)).await;
+    assert_eq!(asked["questions"][0]["question"], "Run this command?");
+    assert_eq!(asked["questions"][0]["detail"], "```sh\nrm -rf dist\n```");
+    assert_eq!(
+        (asked["context"]["source"].as_str(), asked["context"]["project"].as_str()),
+        (Some("GitHub Copilot CLI"), Some("/home/me/app"))
+    );
+    // Copilot reads the flat shape only.
+    assert_eq!(decision(child).await, Some(json!({"behavior": "allow"})));
+    let edit = json!({"hookName": "permissionRequest", "sessionId": "96dc", "cwd": "/home/me/app", "toolName": "edit",
+                      "toolInput": {"path": "/home/me/app/a.txt", "old_str": "one", "new_str": "two"}});
+    let child = hook(&socket, "copilot", &edit).await;
+    let asked = answer(&mut person, item("permission", &[], Some("not that file"))).await;
+    assert_eq!(asked["questions"][0]["question"], "Edit a.txt?");
+    assert_eq!(decision(child).await, Some(json!({"behavior": "deny", "message": "not that file"})));
+}
+
+#[tokio::test]
+async fn qwen_permission_request_names_its_tools() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let input = json!({"session_id": "5e81", "cwd": "/home/me/app", "hook_event_name": "PermissionRequest",
+                       "permission_mode": "default", "tool_name": "run_shell_command",
+                       "tool_input": {"command": "npm publish", "description": "Publish"}});
+    let child = hook(&socket, "qwen", &input).await;
+    let asked = answer(&mut person, item("permission", &["Allow"], None)).await;
+    assert_eq!(asked["questions"][0]["question"], "Run this command?");
+    assert_eq!(asked["questions"][0]["detail"], "Publish\n\n```sh\nnpm publish\n```");
+    assert_eq!(asked["context"]["source"], "Qwen Code");
+    assert_eq!(decision(child).await, Some(permission_output(json!({"behavior": "allow"}))));
+}
+
+#[tokio::test]
 async fn gemini_before_tool() {
     let (_d, socket) = temp_socket();
     let _server = serve(&socket).await;
@@ -424,7 +467,7 @@ async fn hooks_never_break_their_agent() {
         (b"{\"tool_name\": \"Bash\"}", "no hook_event_name"),
         (b"{\"hook_event_name\": \"PermissionRequest\", \"tool_name\": \"Bash\"}", "no tool_input"),
     ];
-    for agent in ["claude-code", "codex", "gemini"] {
+    for agent in ["claude-code", "codex", "gemini", "qwen"] {
         for (raw, why) in cases {
             let mut child = userq(&socket).args(["hook", agent]).stdin(Stdio::piped()).spawn().unwrap();
             let mut stdin = child.stdin.take().unwrap();

@@ -218,3 +218,29 @@ fn every_agent_is_named_and_worded_in_every_language() {
         }
     }
 }
+
+#[tokio::test]
+async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
+    let home = Home::new();
+    let out = home.setup(&["copilot"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        home.json(".copilot/hooks/user-questions.json"),
+        json!({"version": 1, "hooks": {"permissionRequest": [
+            {"type": "command", "bash": format!("{} hook copilot", userq_path()), "timeoutSec": 86400}]}})
+    );
+    assert_eq!(home.setup(&["copilot"]).await.stdout.lines().count(), 1, "setup twice changes nothing");
+    home.setup(&["copilot", "--remove"]).await;
+    assert!(!home.path(".copilot/hooks/user-questions.json").exists());
+
+    let original = "{\n  \"model\": {\n    \"name\": \"qwen3-coder\"\n  }\n}\n";
+    home.write(".qwen/settings.json", original);
+    home.setup(&["qwen"]).await;
+    let settings = home.json(".qwen/settings.json");
+    assert_eq!(
+        settings["hooks"]["PermissionRequest"],
+        json!([{"hooks": [{"type": "command", "command": format!("{} hook qwen", userq_path()), "timeout": 86400000}]}])
+    );
+    home.setup(&["qwen", "--remove"]).await;
+    assert_eq!(home.read(".qwen/settings.json"), original);
+}

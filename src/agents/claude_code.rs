@@ -63,7 +63,7 @@ pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookI
             let (tool, input) = hook.tool()?;
             Ok(Some(match tool {
                 "ExitPlanMode" => plan_review(input, Event::PermissionRequest, words),
-                _ => permission_request(hook, tool, input, words),
+                _ => permission_request(hook, tool, input, &TOOLS, words),
             }))
         }
         "PreToolUse" => {
@@ -93,8 +93,10 @@ pub const TOOLS: ToolNames = ToolNames {
     fetch: &["WebFetch"],
 };
 
-fn permission_request(hook: &HookInput, tool: &str, input: &Value, words: &Text) -> HookAsk {
-    let call = Call::from_tool(tool, input, &TOOLS);
+/// A permission prompt in Claude Code's shapes (Qwen Code shares them, with its own
+/// tool names): Allow, each "always allow" suggestion, Deny.
+pub fn permission_request(hook: &HookInput, tool: &str, input: &Value, names: &ToolNames, words: &Text) -> HookAsk {
+    let call = Call::from_tool(tool, input, names);
     let suggestions: Vec<Value> =
         hook.fields.get("permission_suggestions").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut choices: Vec<Choice> = suggestions.iter().map(|s| always_allow(s, words)).collect();

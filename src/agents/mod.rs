@@ -7,9 +7,11 @@
 pub mod call;
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod gemini;
 pub mod patch;
 pub mod permission;
+pub mod qwen;
 pub mod setup;
 
 use serde_json::{Map, Value};
@@ -56,7 +58,13 @@ pub trait Integration: Sync {
 pub struct Agent(&'static dyn Integration);
 
 impl Agent {
-    pub const ALL: [Agent; 3] = [Agent(&claude_code::ClaudeCode), Agent(&codex::Codex), Agent(&gemini::Gemini)];
+    pub const ALL: [Agent; 5] = [
+        Agent(&claude_code::ClaudeCode),
+        Agent(&codex::Codex),
+        Agent(&gemini::Gemini),
+        Agent(&copilot::Copilot),
+        Agent(&qwen::Qwen),
+    ];
 
     pub const CLAUDE_CODE: Agent = Agent::ALL[0];
 

@@ -146,6 +146,8 @@ setup-done-claude-code =
     Claude Code's permission prompts, questions and plans now come to User Questions.
     For the review_plan tool too: claude mcp add user-questions -- { $userq } mcp
 setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook.
+setup-done-copilot = GitHub Copilot CLI's permission prompts now come to User Questions (in every repository; a repository's own hooks still run too).
+setup-done-qwen = Qwen Code's permission prompts now come to User Questions.
 setup-done-gemini =
     Gemini CLI's shell commands and file writes now come to User Questions; its policy
     lets them run once you allow them there, and asks in Gemini CLI when no decision comes.

@@ -1,0 +1,57 @@
+//! Qwen Code's hooks (its hooks documentation, and what its CLI sends): Claude Code's
+//! `PermissionRequest` shapes, snake_case, with Gemini-style tool names. Its
+//! `PreToolUse` runs after approval, so only `PermissionRequest` can decide. Its hook
+//! timeouts are seconds, except that a value of 1000 or more is read as milliseconds.
+
+use serde_json::json;
+use user_questions_i18n::Text;
+
+use super::call::ToolNames;
+use super::claude_code::permission_request;
+use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
+use super::{HookAsk, HookInput, HookInputError, Integration};
+
+pub struct Qwen;
+
+/// Qwen Code's tools, by what they do.
+pub const TOOLS: ToolNames = ToolNames {
+    shell: &["run_shell_command"],
+    edit: &["edit"],
+    multi_edit: &[],
+    write: &["write_file"],
+    fetch: &["web_fetch"],
+};
+
+impl Integration for Qwen {
+    fn name(&self) -> &'static str {
+        "qwen"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    fn events(&self) -> &'static str {
+        "PermissionRequest"
+    }
+
+    fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+        if hook.event != "PermissionRequest" {
+            return Ok(None);
+        }
+        let (tool, input) = hook.tool()?;
+        Ok(Some(permission_request(hook, tool, input, &TOOLS, words)))
+    }
+
+    fn setup_done(&self) -> &'static str {
+        "setup-done-qwen"
+    }
+
+    /// `~/.qwen/settings.json`: the PermissionRequest hook, its day written in
+    /// milliseconds (Qwen reads 1000 and more as milliseconds), and the MCP server.
+    fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
+        let groups = [("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS * 1000)]}))];
+        let edit = JsonEdit { groups: &groups, mcp: Some(setup.mcp_server(None)), switch: None };
+        Ok(setup.json_file(&setup.home.join(".qwen/settings.json"), edit)?.into_iter().collect())
+    }
+}
