@@ -255,3 +255,53 @@ class Gemini(ScriptedModel):
 def function_responses(body):
     """The function responses of a Gemini request's last content."""
     return [p["functionResponse"] for p in body["contents"][-1].get("parts", []) if "functionResponse" in p]
+
+
+class ChatCompletions(ScriptedModel):
+    """OpenAI chat completions (`POST {base}/chat/completions`, streamed or not), as
+    GitHub Copilot CLI calls a provider of the person's own."""
+
+    def is_main(self, body, headers):
+        return "messages" in body and bool(body.get("tools"))
+
+    def get(self, path):
+        return {"object": "list", "data": [{"id": "scripted", "object": "model", "owned_by": "tests"}]}
+
+    def post(self, h, path, body):
+        if not path.split("?")[0].rstrip("/").endswith("/chat/completions"):
+            return h.reply_json({"error": {"message": "only chat/completions"}}, 404)
+        if self.is_main(body, h.headers):
+            turn = sum(1 for m in body["messages"] if m.get("role") == "assistant")
+            step = self.step(turn, body)
+        else:
+            step = text("ok")
+        if "tool" in step:
+            call = {"index": 0, "id": "call_%s" % uuid.uuid4().hex[:8], "type": "function",
+                    "function": {"name": step["tool"], "arguments": json.dumps(step["args"])}}
+            message, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+        else:
+            message, finish = {"role": "assistant", "content": step["text"]}, "stop"
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        head = {"id": "chatcmpl-" + uuid.uuid4().hex[:8], "created": 0, "model": body.get("model", "scripted")}
+        if not body.get("stream"):
+            return h.reply_json(dict(head, object="chat.completion", usage=usage,
+                                     choices=[{"index": 0, "message": message, "finish_reason": finish}]))
+        delta = {k: v for k, v in message.items() if v is not None}
+        chunks = [
+            dict(head, object="chat.completion.chunk", choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+            dict(head, object="chat.completion.chunk", choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
+            dict(head, object="chat.completion.chunk", choices=[], usage=usage),
+        ]
+        data = b"".join(("data: %s\n\n" % json.dumps(c)).encode() for c in chunks) + b"data: [DONE]\n\n"
+        h.send_response(200)
+        h.send_header("Content-Type", "text/event-stream")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+
+def tool_messages(body):
+    """The tool results a chat completions request carries after the last assistant turn."""
+    messages = body["messages"]
+    last = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
+    return [m.get("content") for m in messages[last + 1:] if m.get("role") == "tool"]

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ROOT, USERQ, Answerer
 
-AGENTS = ROOT / ".tools" / "agents" / "node_modules" / ".bin"
+AGENTS = Path(os.environ.get("USERQ_AGENTS_BIN", ROOT / ".tools" / "agents" / "node_modules" / ".bin"))
 
 
 class Agent:
