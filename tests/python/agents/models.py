@@ -88,8 +88,12 @@ class ScriptedModel:
         self.server.shutdown()
         self.server.server_close()
 
-    def step(self, turn, body):
-        step = self.script[min(turn, len(self.script) - 1)]
+    def next_step(self, body, headers):
+        """The script's step for a main request (counted from the model turns it
+        carries); a short text for anything else."""
+        if not self.is_main(body, headers):
+            return text("ok")
+        step = self.script[min(self.turns(body), len(self.script) - 1)]
         return step(body) if callable(step) else step
 
     def get(self, path):
@@ -124,6 +128,9 @@ class Anthropic(ScriptedModel):
     def is_main(self, body, headers):
         return bool(body.get("tools")) and "messages" in body
 
+    def turns(self, body):
+        return sum(1 for m in body["messages"] if m.get("role") == "assistant")
+
     def get(self, path):
         if path.startswith("/v1/models"):
             return {"data": [], "has_more": False, "first_id": None, "last_id": None}
@@ -135,11 +142,7 @@ class Anthropic(ScriptedModel):
             return h.reply_json({"input_tokens": 100})
         if not path.endswith("/v1/messages"):
             return h.reply_json({})
-        if self.is_main(body, h.headers):
-            turn = sum(1 for m in body["messages"] if m.get("role") == "assistant")
-            step = self.step(turn, body)
-        else:
-            step = text("ok")
+        step = self.next_step(body, h.headers)
         if "tool" in step:
             content = [{"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:20], "name": step["tool"],
                         "input": step["args"]}]
@@ -196,6 +199,9 @@ class Responses(ScriptedModel):
     def is_main(self, body, headers):
         return "input" in body and "guardian_review" not in headers.get("x-codex-turn-metadata", "")
 
+    def turns(self, body):
+        return sum(1 for i in body["input"] if i.get("type") in ("function_call", "custom_tool_call"))
+
     def post(self, h, path, body):
         if not path.split("?")[0].endswith("/responses"):
             return h.reply_json({})
@@ -205,8 +211,8 @@ class Responses(ScriptedModel):
             item = {"type": "message", "role": "assistant", "id": "msg_review",
                     "content": [{"type": "output_text", "text": json.dumps(verdict)}]}
         else:
-            turn = sum(1 for i in body["input"] if i.get("type") in ("function_call", "custom_tool_call"))
-            step = self.step(turn, body)
+            turn = self.turns(body)
+            step = self.next_step(body, h.headers)
             if "tool" in step:
                 item = {"type": "function_call", "id": "fc_%d" % turn, "call_id": "call_%d" % turn,
                         "name": step["tool"], "arguments": json.dumps(step["args"])}
@@ -232,15 +238,14 @@ class Gemini(ScriptedModel):
     def is_main(self, body, headers):
         return "contents" in body and bool(body.get("tools"))
 
+    def turns(self, body):
+        return sum(1 for c in body["contents"] if c.get("role") == "model")
+
     def post(self, h, path, body):
         route = path.split("?")[0]
         if route.endswith(":countTokens"):
             return h.reply_json({"totalTokens": 10})
-        if self.is_main(body, h.headers):
-            turn = sum(1 for c in body["contents"] if c.get("role") == "model")
-            step = self.step(turn, body)
-        else:
-            step = text("ok")
+        step = self.next_step(body, h.headers)
         if "tool" in step:
             part = {"functionCall": {"name": step["tool"], "args": step["args"]}}
         else:
@@ -264,17 +269,16 @@ class ChatCompletions(ScriptedModel):
     def is_main(self, body, headers):
         return "messages" in body and bool(body.get("tools"))
 
+    def turns(self, body):
+        return sum(1 for m in body["messages"] if m.get("role") == "assistant")
+
     def get(self, path):
         return {"object": "list", "data": [{"id": "scripted", "object": "model", "owned_by": "tests"}]}
 
     def post(self, h, path, body):
         if not path.split("?")[0].rstrip("/").endswith("/chat/completions"):
             return h.reply_json({"error": {"message": "only chat/completions"}}, 404)
-        if self.is_main(body, h.headers):
-            turn = sum(1 for m in body["messages"] if m.get("role") == "assistant")
-            step = self.step(turn, body)
-        else:
-            step = text("ok")
+        step = self.next_step(body, h.headers)
         if "tool" in step:
             call = {"index": 0, "id": "call_%s" % uuid.uuid4().hex[:8], "type": "function",
                     "function": {"name": step["tool"], "arguments": json.dumps(step["args"])}}
