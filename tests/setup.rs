@@ -244,3 +244,50 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     home.setup(&["qwen", "--remove"]).await;
     assert_eq!(home.read(".qwen/settings.json"), original);
 }
+
+/// `userq doctor` with `PATH` holding only a stand-in `claude` that prints a version.
+async fn doctor(home: &Home, socket: &Path) -> (Option<i32>, Value) {
+    let bin = home.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let claude = bin.join("claude");
+    std::fs::write(&claude, "#!/bin/sh\necho '2.1.332 (Claude Code)'\n").unwrap();
+    std::fs::set_permissions(&claude, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = finish(
+        userq(socket)
+            .args(["doctor", "--json"])
+            .env("HOME", home.dir.path())
+            .env("PATH", &bin)
+            .env_remove("CODEX_HOME")
+            .env_remove("COPILOT_HOME")
+            .spawn()
+            .unwrap(),
+    )
+    .await;
+    (out.code, serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout)))
+}
+
+#[tokio::test]
+async fn doctor_finds_hooks_missing_current_and_stale_and_a_server_that_does_not_answer() {
+    let home = Home::new();
+    let (_d, socket) = temp_socket();
+    let (code, report) = doctor(&home, &socket).await;
+    assert_eq!(code, Some(1), "no server answers: {report}");
+    assert_eq!(report["server"]["answers"], false);
+    let agents = report["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 1, "only the agent on PATH: {report}");
+    assert_eq!(agents[0]["agent"], "claude-code");
+    assert_eq!(agents[0]["version"], "2.1.332 (Claude Code)");
+    assert_eq!(agents[0]["hooks"], "absent");
+
+    let _server = serve(&socket).await;
+    home.setup(&["claude-code"]).await;
+    let (code, report) = doctor(&home, &socket).await;
+    assert_eq!((code, &report["agents"][0]["hooks"]), (Some(0), &json!("current")), "{report}");
+    assert_eq!(report["server"]["answers"], true);
+
+    // A hook left by another userq (an upgrade moved it): stale, and doctor says so.
+    let settings = home.read(".claude/settings.json").replace(&userq_path(), "/opt/old/userq");
+    home.write(".claude/settings.json", &settings);
+    let (code, report) = doctor(&home, &socket).await;
+    assert_eq!((code, &report["agents"][0]["hooks"]), (Some(1), &json!("stale")), "{report}");
+}

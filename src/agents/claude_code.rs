@@ -25,6 +25,10 @@ impl Integration for ClaudeCode {
         "Claude Code"
     }
 
+    fn program(&self) -> &'static str {
+        "claude"
+    }
+
     fn events(&self) -> &'static str {
         "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode"
     }

@@ -28,6 +28,10 @@ impl Integration for Codex {
         "Codex"
     }
 
+    fn program(&self) -> &'static str {
+        "codex"
+    }
+
     fn events(&self) -> &'static str {
         "PermissionRequest"
     }

@@ -28,6 +28,10 @@ impl Integration for Copilot {
         "GitHub Copilot CLI"
     }
 
+    fn program(&self) -> &'static str {
+        "copilot"
+    }
+
     fn events(&self) -> &'static str {
         "permissionRequest"
     }

@@ -28,6 +28,10 @@ impl Integration for Gemini {
         "Gemini CLI"
     }
 
+    fn program(&self) -> &'static str {
+        "gemini"
+    }
+
     fn events(&self) -> &'static str {
         "BeforeTool"
     }

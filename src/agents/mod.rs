@@ -31,6 +31,8 @@ pub trait Integration: Sync {
     fn display_name(&self) -> &'static str;
     /// The hook events (and tools) it answers, for `userq hook --help`.
     fn events(&self) -> &'static str;
+    /// The agent's own command, as `userq doctor` looks for it on `PATH`.
+    fn program(&self) -> &'static str;
     /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError>;
     /// The changes `setup` makes (or takes out) in the agent's settings.
@@ -89,6 +91,10 @@ impl Agent {
 
     pub fn events(self) -> &'static str {
         self.0.events()
+    }
+
+    pub fn program(self) -> &'static str {
+        self.0.program()
     }
 
     /// The hook's output when it takes no decision; `None`: print nothing.

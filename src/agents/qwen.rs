@@ -31,6 +31,10 @@ impl Integration for Qwen {
         "Qwen Code"
     }
 
+    fn program(&self) -> &'static str {
+        "qwen"
+    }
+
     fn events(&self) -> &'static str {
         "PermissionRequest"
     }

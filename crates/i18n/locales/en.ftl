@@ -97,6 +97,14 @@ pending-none = No questions waiting.
 
 ## userq setup
 
+doctor-not-found = not on PATH
+doctor-hooks-current = hooks set up, pointing at this userq
+doctor-hooks-stale = hooks out of date (another userq, or an older setup): run `userq setup { $agent }` ({ $detail })
+doctor-hooks-absent = not set up: `userq setup { $agent }` sends its prompts here
+doctor-hooks-unreadable = its settings cannot be read: { $detail }
+doctor-server-ok = the server answers on { $socket }
+doctor-server-down = no server answers, so every hook leaves the agent to its own prompt: { $error }
+doctor-no-agents = No agent User Questions knows was found on PATH.
 setup-unknown-agent = unknown agent “{ $agent }”; choose one of { $agents }
 setup-project-only = userq setup: --project is not for { $agent }
 setup-no-home = userq setup: HOME is not set

@@ -85,6 +85,14 @@ pending-none = 没有待回答的问题。
 
 ## userq setup
 
+doctor-not-found = 不在 PATH 中
+doctor-hooks-current = 钩子已设置，指向这个 userq
+doctor-hooks-stale = 钩子已过时（另一个 userq，或旧的设置）：请运行 `userq setup { $agent }`（{ $detail }）
+doctor-hooks-absent = 未设置：`userq setup { $agent }` 会把它的提示送到这里
+doctor-hooks-unreadable = 无法读取它的设置：{ $detail }
+doctor-server-ok = 服务器在 { $socket } 上应答
+doctor-server-down = 没有服务器应答，所有钩子都会让智能体用它自己的提示：{ $error }
+doctor-no-agents = PATH 中没有找到 User Questions 认识的智能体。
 setup-unknown-agent = 未知的智能体“{ $agent }”；请选择其中之一：{ $agents }
 setup-project-only = userq setup：--project 不适用于 { $agent }
 setup-no-home = userq setup：未设置 HOME

@@ -4,6 +4,7 @@
 
 mod answer;
 mod ask;
+mod doctor;
 mod history;
 mod hook;
 mod serve;
@@ -31,7 +32,8 @@ Examples:
   echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
   userq pending                                 what is waiting, one a line
   userq mcp                                     an MCP server on stdio for any MCP client
-  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini)
+  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen)
+  userq doctor                                  check each agent's hooks and the server
 
 The socket is $USERQ_SOCKET, else $XDG_RUNTIME_DIR/user-questions/userq.sock,
 else <temp dir>/user-questions-<uid>/userq.sock.";
@@ -78,6 +80,10 @@ on stderr, for example the person dismissed it); 2 a usage error; 3 no server is
     },
     /// Register the hooks (and the MCP server) in an agent's settings.
     Setup(setup::SetupArgs),
+    /// Check each agent's hooks and the server: why a hook might not fire.
+    #[command(after_help = "Exit status: 0 all is well; 1 something is wrong (hooks that setup would still \
+change, settings that cannot be read, or no server answering).")]
+    Doctor(doctor::DoctorArgs),
     /// What was asked and how it ended, from the history file (no server needed).
     History(history::HistoryArgs),
     /// Remembered answers: questions answered at once, as you decided before.
@@ -132,6 +138,7 @@ fn main() -> ExitCode {
             Command::Pending { json } => pending(socket, json).await,
             Command::Hook { agent } => hook::run(socket, agent).await,
             Command::Setup(args) => setup::run(args),
+            Command::Doctor(args) => doctor::run(socket, args).await,
             Command::History(args) => history::run(args),
             Command::Rules { command } => history::rules(command),
             Command::Mcp { agent_id } => {
