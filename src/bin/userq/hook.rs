@@ -56,10 +56,8 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(_) if cancel.is_cancelled() => {
-            say_no_decision(agent, "the agent ended the hook");
-            ExitCode::SUCCESS
-        }
+        // The agent ended the hook: it reads nothing more.
+        Err(_) if cancel.is_cancelled() => ExitCode::SUCCESS,
         Err(e) => no_decision(agent, &name, &e),
     }
 }
