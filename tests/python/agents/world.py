@@ -29,7 +29,7 @@ class Agent:
             USERQ_SOCKET=str(sock),
             PATH="%s:%s" % (AGENTS, os.environ["PATH"]),
         )
-        assert (AGENTS / "claude").exists(), "the agents' CLIs are installed by `make test`"
+        assert AGENTS.is_dir(), "the agents' CLIs are installed by `make test`"
 
     def setup(self, agent, *flags):
         out = subprocess.run([USERQ, "setup", agent, *flags], env=self.env, capture_output=True, text=True)
@@ -49,10 +49,11 @@ def agent(tmp_path, sock):
 
 
 class StreamSession:
-    """Claude Code in stream-json mode with `--permission-prompt-tool stdio`, the way
-    the Agent SDK runs it: the only mode of `-p` in which AskUserQuestion and
-    ExitPlanMode exist. The session never answers a `can_use_tool` itself, so only a
-    hook can decide; it closes stdin once the result comes."""
+    """An agent headless in stream-json mode, the way SDKs run it (Claude Code with
+    `--permission-prompt-tool stdio`: the only mode of `-p` in which AskUserQuestion
+    and ExitPlanMode exist; Qwen Code: the only one in which its PermissionRequest
+    fires). The session never answers a permission request itself, so only a hook can
+    decide; it closes stdin once the result comes."""
 
     def __init__(self, argv, cwd, env, prompt):
         self.p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

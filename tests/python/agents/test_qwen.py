@@ -1,0 +1,52 @@
+"""Qwen Code itself (pinned), with only the model scripted through `OPENAI_BASE_URL`:
+`userq setup qwen` writes its PermissionRequest hook, which Qwen runs headless only in
+stream-json mode (its plain `-p` does not offer tools that need asking)."""
+
+import json
+
+from models import ChatCompletions, text, tool, tool_messages
+from world import AGENTS, Person, StreamSession, agent  # noqa: F401 (a fixture)
+
+GREET = tool("run_shell_command", {"command": "echo hello-from-qwen > greeting.txt && cat greeting.txt",
+                                   "description": "Write a greeting"})
+
+
+def qwen(agent, model):
+    settings_path = agent.home / ".qwen" / "settings.json"
+    settings = json.loads(settings_path.read_text())
+    settings.update({"security": {"auth": {"selectedType": "openai"}}, "model": {"name": "scripted"}})
+    settings_path.write_text(json.dumps(settings))
+    argv = [str(AGENTS / "qwen"), "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+            "--approval-mode", "default"]
+    env = dict(agent.env, OPENAI_BASE_URL=model.url + "/v1", OPENAI_API_KEY="scripted", OPENAI_MODEL="scripted")
+    return StreamSession(argv, agent.work, env, "greet")
+
+
+def test_a_command_allowed_is_asked_as_a_command_runs_and_the_model_reads_its_output(agent, sock):
+    agent.setup("qwen")
+    model = ChatCompletions([GREET, text("done")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
+    result = qwen(agent, model).result()
+    answered.join(5)
+    assert result["subtype"] == "success", result
+    q = asked["questions"][0]
+    # Not "Use run_shell_command?" over a JSON dump: the command, as a command.
+    assert (q["question"], q["detail"]) == (
+        "Run this command?", "Write a greeting\n\n```sh\necho hello-from-qwen > greeting.txt && cat greeting.txt\n```")
+    assert asked["context"]["source"] == "Qwen Code"
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-qwen\n"
+    results = tool_messages(model.main_requests()[-1])
+    assert any("hello-from-qwen" in json.dumps(r) for r in results), results
+
+
+def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
+    agent.setup("qwen")
+    model = ChatCompletions([GREET, text("understood")])
+    person = Person(sock, name="person")
+    _, answered = person.answer_next({"id": "permission", "selected": [], "custom": "not now, please"})
+    qwen(agent, model).result()
+    answered.join(5)
+    assert not (agent.work / "greeting.txt").exists()
+    results = tool_messages(model.main_requests()[-1])
+    assert any("not now, please" in json.dumps(r) for r in results), results
