@@ -121,7 +121,9 @@ $(AGENTS)/.installed: tests/agents/package.json tests/agents/package-lock.json
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_CHECK); }
 	mkdir -p $(AGENTS)
 	cp tests/agents/package.json tests/agents/package-lock.json $(AGENTS)/
-	cd $(AGENTS) && npm ci --silent --no-audit --no-fund
+	# `npm install` from the lock, not `npm ci`: npm leaves other platforms' optional
+	# packages out of a lock file, and `npm ci` then calls it out of sync.
+	cd $(AGENTS) && npm install --silent --no-audit --no-fund
 	touch $@
 
 ## One build serves every test: `cargo test` builds `userq` and the app's binary too
