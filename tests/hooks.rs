@@ -361,6 +361,31 @@ async fn qwen_permission_request_names_its_tools() {
 }
 
 #[tokio::test]
+async fn droid_pre_tool_use_asks_where_droid_would() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    // As droid exec 0.225 sends it.
+    let input = |mode: &str, risk: &str| {
+        json!({"session_id": "38d6", "cwd": "/home/me/app", "permission_mode": mode, "hook_event_name": "PreToolUse",
+               "tool_name": "Execute", "tool_input": {"summary": "Install the deps", "command": "npm install",
+               "riskLevelReason": "Changes node_modules", "riskLevel": risk}})
+    };
+    let child = hook(&socket, "droid", &input("auto-low", "medium")).await;
+    let asked = answer(&mut person, item("permission", &[], Some("use pnpm"))).await;
+    assert_eq!(asked["questions"][0]["detail"], "Install the deps — Changes node_modules\n\n```sh\nnpm install\n```");
+    assert_eq!(asked["context"]["source"], "Factory Droid");
+    assert_eq!(
+        decision(child).await,
+        Some(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                    "permissionDecisionReason": "use pnpm"}}))
+    );
+    // What Droid's autonomy lets through is not asked about: no question, no output.
+    let out = finish(hook(&socket, "droid", &input("auto-low", "low")).await).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+}
+
+#[tokio::test]
 async fn gemini_before_tool() {
     let (_d, socket) = temp_socket();
     let _server = serve(&socket).await;

@@ -243,6 +243,15 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     );
     home.setup(&["qwen", "--remove"]).await;
     assert_eq!(home.read(".qwen/settings.json"), original);
+
+    home.setup(&["droid"]).await;
+    assert_eq!(
+        home.json(".factory/settings.json")["hooks"]["PreToolUse"],
+        json!([{"matcher": "^(Execute|Edit|Create|ApplyPatch)$", "hooks": [
+            {"type": "command", "command": format!("{} hook droid", userq_path()), "timeout": 86400}]}])
+    );
+    home.setup(&["droid", "--remove"]).await;
+    assert!(!home.path(".factory/settings.json").exists());
 }
 
 /// `userq doctor` with `PATH` holding only a stand-in `claude` that prints a version.

@@ -8,6 +8,7 @@ pub mod call;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
+pub mod droid;
 pub mod gemini;
 pub mod patch;
 pub mod permission;
@@ -60,12 +61,13 @@ pub trait Integration: Sync {
 pub struct Agent(&'static dyn Integration);
 
 impl Agent {
-    pub const ALL: [Agent; 5] = [
+    pub const ALL: [Agent; 6] = [
         Agent(&claude_code::ClaudeCode),
         Agent(&codex::Codex),
         Agent(&gemini::Gemini),
         Agent(&copilot::Copilot),
         Agent(&qwen::Qwen),
+        Agent(&droid::Droid),
     ];
 
     pub const CLAUDE_CODE: Agent = Agent::ALL[0];
