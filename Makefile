@@ -151,7 +151,7 @@ test-e2e: deps-e2e build-tests
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round
 ## trips, MCP start-up against the peer server, the desktop app's latency and memory,
 ## and an agent's hook from spawn to its question on screen.
-bench: $(VENV)/.installed .tools/peer/.installed deps-e2e
+bench: $(VENV)/.installed $(AGENTS)/.installed .tools/peer/.installed deps-e2e
 	cargo bench --bench ask --bench pending_memory --bench socket
 	cargo build --release --bin userq
 	cargo build --release -p user-questions-desktop
@@ -159,6 +159,7 @@ bench: $(VENV)/.installed .tools/peer/.installed deps-e2e
 	tests/e2e/session $(VENV)/bin/python benches/desktop_figures.py
 	tests/e2e/session $(VENV)/bin/python benches/window_cycles.py
 	tests/e2e/session $(VENV)/bin/python benches/hook_figures.py
+	$(VENV)/bin/python benches/agent_hooks.py
 
 ## The peer MCP server the start-up and memory figures compare against.
 .tools/peer/.installed:
