@@ -6,7 +6,7 @@
 //! closed on any other decision field (`updatedInput`, `updatedPermissions`,
 //! `interrupt: true`), so none is ever sent.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
@@ -46,10 +46,7 @@ impl Integration for Codex {
 
     /// `$CODEX_HOME/hooks.json` for the hook, `config.toml` for the MCP server.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
-        let codex_home = std::env::var_os("CODEX_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| setup.home.join(".codex"));
+        let codex_home = setup.agent_home("CODEX_HOME", ".codex");
         let groups = [("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS)]}))];
         let mut changes: Vec<FileChange> = config_toml(setup, &codex_home.join("config.toml"))?.into_iter().collect();
         changes.extend(

@@ -7,8 +7,6 @@
 //! under `~/.copilot/hooks/` (or `$COPILOT_HOME/hooks/`), timeouts in seconds, 30 by
 //! default, after which Copilot goes on without the hook: setup writes a day.
 
-use std::path::PathBuf;
-
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
@@ -80,10 +78,7 @@ impl Integration for Copilot {
 
     /// A hooks file of User Questions' own: `~/.copilot/hooks/user-questions.json`.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
-        let home = std::env::var_os("COPILOT_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| setup.home.join(".copilot"));
+        let home = setup.agent_home("COPILOT_HOME", ".copilot");
         let hooks = json!({"version": 1, "hooks": {"permissionRequest": [
             {"type": "command", "bash": setup.command(), "timeoutSec": DAY_SECS}
         ]}});

@@ -70,8 +70,6 @@ impl Agent {
         Agent(&droid::Droid),
     ];
 
-    pub const CLAUDE_CODE: Agent = Agent::ALL[0];
-
     /// The name on the command line: `claude-code`, `codex`, `gemini`, ….
     pub fn command_name(self) -> &'static str {
         self.0.name()

@@ -102,6 +102,11 @@ impl Setup {
         hook_command(&self.userq, self.agent)
     }
 
+    /// An agent's own folder: `$<var>` when set, else `<home>/<default>`.
+    pub fn agent_home(&self, var: &str, default: &str) -> PathBuf {
+        std::env::var_os(var).filter(|v| !v.is_empty()).map(PathBuf::from).unwrap_or_else(|| self.home.join(default))
+    }
+
     /// The MCP server entry most agents read: `userq mcp`, with `timeout` as given.
     pub fn mcp_server(&self, timeout: Option<u64>) -> Value {
         let mut server = json!({"command": self.userq, "args": ["mcp"]});
