@@ -4,6 +4,7 @@ hook claude-code`, `userq serve` takes the ask, and a person's answers come from
 protocol answerer on the socket. What the agent does next is read from what it sends
 the model, and from the files it leaves."""
 
+import json
 import re
 
 from models import Anthropic, result_text, text, tool, tool_results
@@ -64,7 +65,8 @@ def test_with_no_server_claude_code_goes_on_by_its_own_rules(agent, tmp_path):
     # `-p` with nobody to ask denies what needs permission, as it does with no hook.
     assert out.returncode == 0, out.stderr
     assert not (agent.work / "greeting.txt").exists()
-    assert "no user-questions server" not in out.stdout
+    denied = json.loads(out.stdout)["permission_denials"]
+    assert [d["tool_name"] for d in denied] == ["Bash"], denied
 
 
 def stream(agent, model, mode):
