@@ -5,7 +5,8 @@
 //! set), [`tool`] (the model-facing `ask_user_question` projection), [`channel`] (the
 //! local socket of `docs/protocol.md`: server, client, and the asker that rides out
 //! restarts), and the front doors built on them: [`mcp`] (the MCP server of
-//! `userq mcp`) and [`agents`] (the agents' own hooks and `userq setup`). Beside the
+//! `userq mcp`) and [`agents`] (the agents' own hooks and `userq setup`), which asks
+//! MCP servers' forms through [`elicitation`]. Beside the
 //! waterfall, [`history`] keeps every ask and the remembered answers as two of its
 //! answerers, and [`wording`] shows the product's own labels in the person's
 //! language. [`host`] starts the service with its history and socket for every door
@@ -13,6 +14,7 @@
 
 pub mod agents;
 pub mod channel;
+pub mod elicitation;
 pub mod history;
 pub mod host;
 pub mod mcp;

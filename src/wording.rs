@@ -7,18 +7,22 @@
 use user_questions_i18n::Text;
 
 use crate::model::labels::{
-    ALLOW, APPROVE, APPROVE_EDITS, DENY, PERMISSION, PLAN_HEADER, PLAN_QUESTION, PLAN_REVIEW, REVISE,
+    ALLOW, APPROVE, APPROVE_EDITS, DECLINE, DENY, ELICITATION, OPEN, PERMISSION, PLAN_HEADER, PLAN_QUESTION,
+    PLAN_REVIEW, REVISE, SEND,
 };
 use crate::model::{Intent, Question, QuestionOption};
 
 /// The product's own labels, by intent, and the messages that show each and its
 /// description.
-const OWN: [(&str, &str, &str, &str); 5] = [
+const OWN: [(&str, &str, &str, &str); 8] = [
     (PERMISSION, ALLOW, "label-allow", "label-allow-description"),
     (PERMISSION, DENY, "label-deny", "label-deny-description"),
     (PLAN_REVIEW, APPROVE, "label-approve", "label-approve-description"),
     (PLAN_REVIEW, REVISE, "label-revise", "label-revise-description"),
     (PLAN_REVIEW, APPROVE_EDITS, "label-approve-edits", "label-approve-edits-description"),
+    (ELICITATION, SEND, "label-send", ""),
+    (ELICITATION, DECLINE, "label-decline", ""),
+    (ELICITATION, OPEN, "label-open", ""),
 ];
 
 /// One option of a question with `intent`, as the person sees it.
@@ -27,7 +31,11 @@ pub fn shown_option(intent: Option<&Intent>, option: &QuestionOption, text: &Tex
     match OWN.iter().find(|(k, label, ..)| Some(*k) == kind && *label == option.label) {
         Some((_, _, label, description)) => QuestionOption {
             label: text.tr(label),
-            description: option.description.as_ref().map(|_| text.tr(description)),
+            // The form's own descriptions name its server, and are already worded.
+            description: match *description {
+                "" => option.description.clone(),
+                id => option.description.as_ref().map(|_| text.tr(id)),
+            },
         },
         None => option.clone(),
     }

@@ -249,6 +249,137 @@ async fn claude_code_plan_approval_on_both_events() {
     assert!(out["hookSpecificOutput"]["decision"]["message"].as_str().unwrap().contains("revise"), "{out}");
 }
 
+fn elicitation(mode: Value) -> Value {
+    let mut input = json!({
+        "session_id": "abc123", "transcript_path": "/home/me/.claude/projects/x/0.jsonl", "cwd": "/home/me/shop",
+        "permission_mode": "default", "hook_event_name": "Elicitation", "mcp_server_name": "deploy",
+        "message": "Where should this go?"
+    });
+    input.as_object_mut().unwrap().extend(mode.as_object().unwrap().clone());
+    input
+}
+
+fn elicitation_output(reply: Value) -> Value {
+    let mut reply = reply;
+    reply["hookEventName"] = "Elicitation".into();
+    json!({"hookSpecificOutput": reply})
+}
+
+#[tokio::test]
+async fn claude_code_elicitation_form_is_asked_checked_and_sent_typed() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let input = elicitation(json!({"mode": "form", "requested_schema": {
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "title": "Region", "oneOf": [{"const": "eu-1", "title": "Europe"}, {"const": "us-1", "title": "America"}]},
+            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 5, "default": 2},
+            "canary": {"type": "boolean", "title": "Canary first"}
+        },
+        "required": ["region"]
+    }}));
+    let child = hook(&socket, "claude-code", &input).await;
+    let request = answer(
+        &mut person,
+        json!({"answers": [
+            {"id": "elicitation", "selected": ["Send"]},
+            {"id": "region", "selected": ["Europe"]},
+            {"id": "replicas", "selected": [], "custom": "9"},
+            {"id": "canary", "selected": ["Yes"]}
+        ]}),
+    )
+    .await;
+    assert_eq!(request["context"]["source"], "Claude Code");
+    assert_eq!(request["questions"][0]["header"], "deploy", "the server that asks is named");
+    assert_eq!(request["questions"][0]["intent"]["kind"], "elicitation");
+    assert_eq!(request["questions"][1]["options"], json!([{"label": "Europe"}, {"label": "America"}]));
+    assert_eq!(request["questions"][0]["intent"]["defaults"]["replicas"]["custom"], "2", "the default is preselected");
+
+    // 9 replicas is out of range: asked again, with the problem and what was typed.
+    let again = answer(
+        &mut person,
+        json!({"answers": [
+            {"id": "elicitation", "selected": ["Send"]},
+            {"id": "region", "selected": ["Europe"]},
+            {"id": "replicas", "selected": [], "custom": "3"},
+            {"id": "canary", "selected": ["Yes"]}
+        ]}),
+    )
+    .await;
+    assert!(again["questions"][2]["detail"].as_str().unwrap().starts_with("**Not sent:** “9” does not fit"));
+    assert_eq!(again["questions"][0]["intent"]["defaults"]["replicas"]["custom"], "9");
+    assert_eq!(
+        decision(child).await,
+        Some(elicitation_output(
+            json!({"action": "accept", "content": {"region": "eu-1", "replicas": 3, "canary": true}})
+        ))
+    );
+
+    // Decline, and a dismissal that is the server's cancel.
+    let child = hook(&socket, "claude-code", &input).await;
+    let skipped = |id: &str| json!({"id": id, "selected": []});
+    let declined = json!({"answers": [{"id": "elicitation", "selected": ["Decline"]}, skipped("region"), skipped("replicas"), skipped("canary")]});
+    answer(&mut person, declined).await;
+    assert_eq!(decision(child).await, Some(elicitation_output(json!({"action": "decline"}))));
+    let child = hook(&socket, "claude-code", &input).await;
+    let offer = hold(&mut person).await;
+    let r = person
+        .call(
+            "questions/reject",
+            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED", "message": "dismissed"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({}));
+    assert_eq!(decision(child).await, Some(elicitation_output(json!({"action": "cancel"}))));
+}
+
+#[tokio::test]
+async fn claude_code_elicitation_url_is_shown_and_never_opened_unasked() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let input =
+        elicitation(json!({"mode": "url", "url": "https://auth.example.com/login?s=1", "elicitation_id": "e-1"}));
+    let child = hook(&socket, "claude-code", &input).await;
+    let request = answer(&mut person, item("elicitation", &["Decline"], None)).await;
+    let q = &request["questions"][0];
+    assert_eq!(q["question"], "deploy asks you to open a page");
+    assert!(q["detail"].as_str().unwrap().contains("**auth.example.com**"), "{q}");
+    assert_eq!(decision(child).await, Some(elicitation_output(json!({"action": "decline"}))));
+
+    // Open: the page goes to the person's browser (here a stand-in `xdg-open` that
+    // notes what it was given), and the server is told yes.
+    let bin = tempfile::tempdir().unwrap();
+    let opened = bin.path().join("opened");
+    let script = bin.path().join("xdg-open");
+    std::fs::write(&script, format!("#!/bin/sh\necho \"$1\" > '{}'\n", opened.display())).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut child =
+        userq(&socket).args(["hook", "claude-code"]).env("PATH", bin.path()).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).await.unwrap();
+    drop(stdin);
+    answer(&mut person, item("elicitation", &["Open"], None)).await;
+    assert_eq!(decision(child).await, Some(elicitation_output(json!({"action": "accept"}))));
+    for _ in 0..500 {
+        match std::fs::read_to_string(&opened) {
+            Ok(seen) if seen.ends_with('\n') => return assert_eq!(seen.trim(), "https://auth.example.com/login?s=1"),
+            _ => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    panic!("the page was never opened");
+}
+
+#[tokio::test]
+async fn claude_code_elicitation_with_a_schema_it_cannot_read_is_left_to_claude() {
+    let (_d, socket) = temp_socket();
+    let input = elicitation(json!({"requested_schema": {"type": "object", "properties": {"who": {"type": "object"}}}}));
+    let out = finish(hook(&socket, "claude-code", &input).await).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(1), ""));
+    assert!(out.stderr.contains("requested_schema.properties.who is not a string, number"), "{}", out.stderr);
+}
+
 #[tokio::test]
 async fn codex_permission_request() {
     let (_d, socket) = temp_socket();

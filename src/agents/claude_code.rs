@@ -30,7 +30,7 @@ impl Integration for ClaudeCode {
     }
 
     fn events(&self) -> &'static str {
-        "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode"
+        "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms)"
     }
 
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
@@ -42,14 +42,16 @@ impl Integration for ClaudeCode {
     }
 
     /// `~/.claude/settings.json` (or the project's): every permission prompt (plan
-    /// approval among them, where accepting edits can be offered), and AskUserQuestion
-    /// before it runs (a hook answers its questions only there).
+    /// approval among them, where accepting edits can be offered), AskUserQuestion
+    /// before it runs (a hook answers its questions only there), and every MCP server's
+    /// form.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let base = setup.project.as_deref().unwrap_or(&setup.home);
         let handler = handler(&setup.command(), DAY_SECS);
         let groups = [
             ("PermissionRequest", json!({"hooks": [handler]})),
             ("PreToolUse", json!({"matcher": "^AskUserQuestion$", "hooks": [handler]})),
+            ("Elicitation", json!({"hooks": [handler]})),
         ];
         let edit = JsonEdit { groups: &groups, ..Default::default() };
         Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())
@@ -78,6 +80,7 @@ pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookI
                 _ => None,
             })
         }
+        "Elicitation" => Ok(Some(super::elicitation::ask_from(hook, words)?)),
         _ => Ok(None),
     }
 }

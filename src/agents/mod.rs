@@ -9,6 +9,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod copilot;
 pub mod droid;
+pub mod elicitation;
 pub mod gemini;
 pub mod patch;
 pub mod permission;
@@ -151,6 +152,8 @@ pub enum HookInputError {
     NoEvent,
     #[error("the {event} hook input has no {field}")]
     Missing { event: String, field: &'static str },
+    #[error("the {event} hook input: {why}")]
+    Invalid { event: String, why: String },
 }
 
 /// One hook input: its event and fields.
@@ -192,24 +195,45 @@ impl HookInput {
     }
 }
 
-/// Writes the person's answer back in the agent's shape; `None` is no decision.
-type Decide = Box<dyn FnOnce(&Answer) -> Option<Value> + Send>;
+/// What follows the person's answer: the hook's output (`None` is no decision), or
+/// the questions asked again (an answer that did not fit, each problem shown).
+pub enum Next {
+    Done(Option<Value>),
+    Again(HookAsk),
+}
+
+/// Turns the person's answer into what follows it.
+type Decide = Box<dyn FnOnce(&Answer) -> Next + Send>;
 
 /// The questions one hook input asks, and how to write the answer back.
 pub struct HookAsk {
     pub questions: Vec<Question>,
     pub context: Context,
+    /// The output when the person dismisses the questions; `None`: no decision.
+    pub dismissed: Option<Value>,
     decide: Decide,
 }
 
 impl HookAsk {
     fn new(questions: Vec<Question>, decide: impl FnOnce(&Answer) -> Option<Value> + Send + 'static) -> Self {
-        Self { questions, context: Context::default(), decide: Box::new(decide) }
+        Self::checked(questions, move |answer| Next::Done(decide(answer)))
     }
 
-    /// The hook's output for the person's answer; `None` is no decision.
-    pub fn decide(self, answer: &Answer) -> Option<Value> {
-        (self.decide)(answer)
+    /// An ask whose answer is checked, and may be asked again.
+    fn checked(questions: Vec<Question>, decide: impl FnOnce(&Answer) -> Next + Send + 'static) -> Self {
+        Self { questions, context: Context::default(), dismissed: None, decide: Box::new(decide) }
+    }
+
+    /// What follows the person's answer.
+    pub fn decide(self, answer: &Answer) -> Next {
+        let context = self.context;
+        match (self.decide)(answer) {
+            Next::Again(mut again) => {
+                again.context = context;
+                Next::Again(again)
+            }
+            done => done,
+        }
     }
 }
 

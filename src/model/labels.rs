@@ -15,3 +15,10 @@ pub const REVISE: &str = "Revise";
 pub const APPROVE_EDITS: &str = "Approve and auto-accept edits";
 pub const PLAN_QUESTION: &str = "Approve this plan?";
 pub const PLAN_HEADER: &str = "Plan review";
+
+/// An MCP server's form (an elicitation): send the values, or decline.
+pub const ELICITATION: &str = "elicitation";
+pub const SEND: &str = "Send";
+pub const DECLINE: &str = "Decline";
+/// A server's request to open a page (MCP's URL mode): open it, or decline.
+pub const OPEN: &str = "Open";

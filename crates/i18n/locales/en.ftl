@@ -269,3 +269,45 @@ window-error-history = The history could not be read or written: { $error }
 window-error-no-history = No history is kept.
 window-error-no-such-rule = There is no remembered answer { $id }.
 window-error-bad-language = There is no catalog for the language “{ $lang }”; there are: { $known }.
+
+## MCP forms (elicitations)
+
+label-send = Send
+label-open = Open
+label-decline = Decline
+elicit-send = Send these answers to { $server }
+elicit-decline = Tell { $server } you will not answer
+elicit-from = The MCP server **{ $server }** asks for this. What you send goes to it, and nowhere else.
+elicit-yes = Yes
+elicit-no = No
+elicit-not-sent = Not sent:
+elicit-required = Required.
+elicit-default = Default: { $value }
+elicit-number = A number.
+elicit-integer = A whole number.
+elicit-range = { $bound ->
+        [both] From { $min } to { $max }.
+        [min] At least { $min }.
+       *[max] At most { $max }.
+    }
+elicit-length = { $bound ->
+        [both] { $min } to { $max } characters.
+        [min] At least { $min } characters.
+       *[max] At most { $max } characters.
+    }
+elicit-count = { $bound ->
+        [both] Pick { $min } to { $max }.
+        [min] Pick at least { $min }.
+       *[max] Pick at most { $max }.
+    }
+elicit-email = An email address.
+elicit-uri = A URI, such as https://example.com/page.
+elicit-date = A date, such as 2026-12-31.
+elicit-date-time = A date and time, such as 2026-12-31T09:30:00Z.
+elicit-text = Text.
+elicit-invalid = “{ $text }” does not fit the rules below.
+elicit-missing = This field is required.
+elicit-url-question = { $server } asks you to open a page
+elicit-url-open = Open the page in your browser, and tell the server you did
+elicit-url-host = The page is on **{ $host }**; it is opened only if you say so.
+elicit-no-host = an address that is not a web address

@@ -247,3 +247,45 @@ window-error-history = 无法读取或写入历史记录：{ $error }
 window-error-no-history = 未保留历史记录。
 window-error-no-such-rule = 没有编号为 { $id } 的记住的回答。
 window-error-bad-language = 没有语言“{ $lang }”的目录；现有的是：{ $known }。
+
+## MCP 表单（elicitation）
+
+label-send = 发送
+label-open = 打开
+label-decline = 拒绝
+elicit-send = 把这些回答发送给 { $server }
+elicit-decline = 告诉 { $server } 你不回答
+elicit-from = MCP 服务器 **{ $server }** 请你填写以下内容。你发送的内容只会交给它。
+elicit-yes = 是
+elicit-no = 否
+elicit-not-sent = 未发送：
+elicit-required = 必填。
+elicit-default = 默认值：{ $value }
+elicit-number = 一个数字。
+elicit-integer = 一个整数。
+elicit-range = { $bound ->
+        [both] 从 { $min } 到 { $max }。
+        [min] 至少 { $min }。
+       *[max] 至多 { $max }。
+    }
+elicit-length = { $bound ->
+        [both] { $min } 到 { $max } 个字符。
+        [min] 至少 { $min } 个字符。
+       *[max] 至多 { $max } 个字符。
+    }
+elicit-count = { $bound ->
+        [both] 选 { $min } 到 { $max } 项。
+        [min] 至少选 { $min } 项。
+       *[max] 至多选 { $max } 项。
+    }
+elicit-email = 一个电子邮件地址。
+elicit-uri = 一个 URI，例如 https://example.com/page。
+elicit-date = 一个日期，例如 2026-12-31。
+elicit-date-time = 一个日期和时间，例如 2026-12-31T09:30:00Z。
+elicit-text = 文本。
+elicit-invalid = “{ $text }”不符合下面的规则。
+elicit-missing = 此项必填。
+elicit-url-question = { $server } 请你打开一个网页
+elicit-url-open = 在浏览器中打开该网页，并告诉服务器你已打开
+elicit-url-host = 该网页位于 **{ $host }**；只有你同意才会打开。
+elicit-no-host = 一个不是网址的地址

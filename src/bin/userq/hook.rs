@@ -2,8 +2,10 @@
 //! through the socket as an agent of its own (so parallel hooks never collide), waits
 //! for the person, and prints the decision in the agent's shape. It never breaks its
 //! agent: with no server, a dismissal, or any doubt it prints no decision and exits 0,
-//! and the agent's own prompt takes over; only input that is not the agent's JSON
-//! exits 1 (never 2, which blocks the tool). When the agent ends the hook (a signal,
+//! and the agent's own prompt takes over (an MCP server's form, which has no prompt
+//! behind it, is cancelled when dismissed); only input that is not the agent's JSON
+//! exits 1 (never 2, which blocks the tool). An answer that does not fit a form is
+//! asked again, with what does not fit named. When the agent ends the hook (a signal,
 //! or closing the pipe it reads), the question is withdrawn everywhere.
 
 use std::io::Read;
@@ -12,7 +14,7 @@ use std::process::ExitCode;
 
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio_util::sync::CancellationToken;
-use user_questions::agents::Agent;
+use user_questions::agents::{Agent, Next};
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::channel::client::ClientError;
 use user_questions::ErrorCode;
@@ -48,17 +50,27 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         _ => None,
     };
     tokio::spawn(watch_the_agent(signals, cancel.clone()));
-    match asker.ask(&ask.questions, &cancel).await {
-        Ok(answer) => {
-            match ask.decide(&answer) {
-                Some(output) => println!("{output}"),
-                None => say_no_decision(agent, "no answer"),
+    let mut ask = ask;
+    loop {
+        let answer = match asker.ask(&ask.questions, &cancel).await {
+            Ok(answer) => answer,
+            // The agent ended the hook: it reads nothing more.
+            Err(_) if cancel.is_cancelled() => return ExitCode::SUCCESS,
+            Err(ClientError::Service(e)) if e.is(ErrorCode::AskCancelled) && ask.dismissed.is_some() => {
+                println!("{}", ask.dismissed.expect("checked above"));
+                return ExitCode::SUCCESS;
             }
-            ExitCode::SUCCESS
+            Err(e) => return no_decision(agent, &name, &e),
+        };
+        match ask.decide(&answer) {
+            Next::Done(Some(output)) => println!("{output}"),
+            Next::Done(None) => say_no_decision(agent, "no answer"),
+            Next::Again(again) => {
+                ask = again;
+                continue;
+            }
         }
-        // The agent ended the hook: it reads nothing more.
-        Err(_) if cancel.is_cancelled() => ExitCode::SUCCESS,
-        Err(e) => no_decision(agent, &name, &e),
+        return ExitCode::SUCCESS;
     }
 }
 
