@@ -9,7 +9,7 @@ type Context = { project?: string, session?: string, source?: string, };
 
 type AgentView = { id: string, client: string | null, delegationDepth: number, };
 
-type Presentation = "form" | "planReview" | "permission";
+type Presentation = "form" | "planReview" | "permission" | "elicitation";
 
 type QuestionView = { id: string, question: string, header: string | null, 
 /**

@@ -193,6 +193,11 @@ function questionNode(view, q, draft) {
   if (planned && view.revision) fs.append(revisionNode(view.revision));
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
   if (detail) fs.append(detail);
+  if (view.presentation === "elicitation" && q === view.questions[0]) {
+    // The server's message: Send and Decline are the form's own buttons.
+    fs.classList.add("elicitation");
+    return fs;
+  }
   if (view.presentation === "permission") {
     const reason = el("input", {
       type: "text",
@@ -260,6 +265,12 @@ function shownLabel(q, label) {
   return i >= 0 && q.shownOptions[i] ? q.shownOptions[i].label : label;
 }
 
+/** @param {QuestionView} q @param {string} label */
+function shownDescription(q, label) {
+  const i = q.options.findIndex((o) => o.label === label);
+  return (i >= 0 && (q.shownOptions[i] || q.options[i]).description) || "";
+}
+
 /** @param {ListedAsk} view @returns {HTMLFormElement} */
 export function formFor(view) {
   const form = el("form", { class: "ask", tabIndex: -1 });
@@ -309,6 +320,22 @@ export function formFor(view) {
         }),
       );
     }
+  } else if (view.presentation === "elicitation") {
+    // An MCP server's form: Send (or Open, for a page) and Decline, over its fields.
+    form.classList.add("buttons");
+    const approve = only.intent?.approve || "";
+    for (const o of only.options) {
+      const primary = o.label === approve;
+      actions.append(
+        el("button", {
+          type: primary ? "submit" : "button",
+          class: primary ? "primary approve" : "deny",
+          text: shownLabel(only, o.label),
+          title: shownDescription(only, o.label),
+          onclick: primary ? null : () => send(form, { qid: only.id, label: o.label }),
+        }),
+      );
+    }
   } else {
     actions.append(el("button", { type: "submit", class: "primary", text: tr("window-submit") }));
   }
@@ -320,7 +347,9 @@ export function formFor(view) {
   form.append(actions);
   form.onsubmit = (e) => {
     e.preventDefault();
-    send(form);
+    // A form's Send (Enter included) is its first question's approve label.
+    const approve = view.presentation === "elicitation" ? only.intent?.approve : undefined;
+    send(form, approve ? { qid: only.id, label: approve } : undefined);
   };
   form.oninput = (e) => {
     const target = /** @type {HTMLInputElement} */ (e.target);

@@ -121,3 +121,44 @@ def test_a_hook_its_agent_ends_leaves_the_window_the_screen_and_the_tray(app, so
     wait_for(lambda: not forms(app), "the withdrawn permission to leave the window")
     wait_for(lambda: displayed_notifications() == 0, "its notification to close")
     wait_for(lambda: tray.labels()[0] == "Open questions (0)", "the tray to forget it")
+
+
+def test_an_mcp_servers_form_shows_its_fields_with_defaults_and_asks_again_what_does_not_fit(app, sock):
+    hook = Hook(sock, "claude-code", {
+        "session_id": "s-form", "cwd": "/home/me/api", "hook_event_name": "Elicitation",
+        "mcp_server_name": "deploy", "message": "Where should this go?", "mode": "form",
+        "requested_schema": {"type": "object", "properties": {
+            "region": {"type": "string", "title": "Region",
+                       "oneOf": [{"const": "eu-1", "title": "Europe"}, {"const": "us-1", "title": "America"}]},
+            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 5, "default": 2},
+            "canary": {"type": "boolean", "title": "Canary first", "default": True}},
+            "required": ["region"]}})
+    form = form_asking(app, "Where should this go?")
+    assert form.find_element(By.CSS_SELECTOR, "fieldset.elicitation legend").text == "deploy"
+    buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
+    assert buttons == ["Send", "Decline", "Dismiss"], buttons
+    replicas = form.find_element(By.XPATH, ".//fieldset[@data-qid='replicas']//input[contains(@class,'other')]")
+    assert replicas.get_attribute("value") == "2", "the default is filled in"
+    yes = form.find_element(By.XPATH, ".//fieldset[@data-qid='canary']//input[@value='Yes']")
+    assert yes.is_selected(), "the default is picked"
+    form.find_element(By.XPATH, ".//label[.//span[text()='Europe']]").click()
+    replicas.clear()
+    replicas.send_keys("9")
+    shot(app, "elicitation-form")
+    form.find_element(By.XPATH, ".//button[text()='Send']").click()
+
+    # Out of range: the same form again, the problem at its field, what was typed kept.
+    problem = wait_for(lambda: [d for d in app.find_elements(By.XPATH, "//fieldset[@data-qid='replicas']//div[contains(@class,'detail')]")
+                                if "Not sent" in d.text], "the problem shown at its field")[0]
+    assert "“9” does not fit" in problem.text and "From 1 to 5." in problem.text, problem.text
+    form = form_asking(app, "Where should this go?")
+    replicas = form.find_element(By.XPATH, ".//fieldset[@data-qid='replicas']//input[contains(@class,'other')]")
+    assert replicas.get_attribute("value") == "9"
+    europe = form.find_element(By.XPATH, ".//fieldset[@data-qid='region']//input[@value='Europe']")
+    assert europe.is_selected(), "what was picked is kept"
+    replicas.clear()
+    replicas.send_keys("3")
+    shot(app, "elicitation-again")
+    form.find_element(By.XPATH, ".//button[text()='Send']").click()
+    assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
+                                                      "content": {"region": "eu-1", "replicas": 3, "canary": True}}}

@@ -153,7 +153,9 @@ pub enum RememberFor {
 /// options, not a plan review.
 pub fn can_remember(ask: &Ask) -> bool {
     let [q] = ask.request().questions.as_slice() else { return false };
-    !q.multi_select && !q.options.is_empty() && q.intent.as_ref().is_none_or(|i| i.kind != Intent::PLAN_REVIEW)
+    // Never a plan, and never a server's page to open: each is judged when it comes.
+    let judged = |i: &Intent| i.kind == Intent::PLAN_REVIEW || i.kind == user_questions::model::labels::ELICITATION;
+    !q.multi_select && !q.options.is_empty() && !q.intent.as_ref().is_some_and(judged)
 }
 
 /// Makes a rule of the answer the person gave in the window: the question's text and

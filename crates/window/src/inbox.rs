@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
-use user_questions::model::{AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
+use user_questions::model::{labels, AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
 use user_questions::{Answer, Answerer, Ask, Next};
 
 use crate::markdown;
@@ -57,7 +57,8 @@ impl From<&AgentInfo> for AgentView {
 }
 
 /// How the window presents an ask, decided once here: a single plan review or a
-/// single permission prompt gets its own buttons; anything else is a form.
+/// single permission prompt gets its own buttons; an MCP server's form its Send and
+/// Decline buttons over its fields; anything else is a form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -65,6 +66,7 @@ pub enum Presentation {
     Form,
     PlanReview,
     Permission,
+    Elicitation,
 }
 
 impl Presentation {
@@ -72,6 +74,9 @@ impl Presentation {
         match questions {
             [q] if q.plan_review => Self::PlanReview,
             [q] if q.permission => Self::Permission,
+            [q, ..] if q.intent.as_ref().is_some_and(|i| i.kind == labels::ELICITATION) && !q.multi_select => {
+                Self::Elicitation
+            }
             _ => Self::Form,
         }
     }
@@ -162,8 +167,14 @@ fn view_of(ask: &Ask) -> AskView {
         context: request.context.clone(),
         since: humantime::format_rfc3339_millis(ask.since()).to_string(),
         presentation: Presentation::of(&questions),
+        // An MCP form's defaults (or what was typed before it was asked again) are
+        // its first draft.
+        draft: request
+            .questions
+            .first()
+            .and_then(|q| q.intent.as_ref())
+            .and_then(|i| (i.kind == labels::ELICITATION).then(|| i.extra.get("defaults").cloned()).flatten()),
         questions,
-        draft: None,
         can_remember: crate::history::can_remember(ask),
         revision: None,
     }
@@ -207,7 +218,10 @@ impl Inbox {
             .lock()
             .unwrap()
             .values()
-            .map(|e| AskView { draft: drafts.get(&e.view.ask).cloned(), ..e.view.clone() })
+            .map(|e| AskView {
+                draft: drafts.get(&e.view.ask).cloned().or_else(|| e.view.draft.clone()),
+                ..e.view.clone()
+            })
             .collect()
     }
 

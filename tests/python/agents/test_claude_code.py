@@ -6,6 +6,8 @@ the model, and from the files it leaves."""
 
 import json
 import re
+import sys
+from pathlib import Path
 
 from models import Anthropic, result_text, text, tool, tool_results
 from world import AGENTS, Person, StreamSession, agent  # noqa: F401 (a fixture)
@@ -140,3 +142,29 @@ def test_a_plan_revised_brings_the_feedback_to_the_model(agent, sock):
     session.result()
     answered.join(5)
     assert any("Use SQLite instead of an LRU" in r for r in last_results(model)), last_results(model)
+
+
+def test_an_mcp_servers_form_is_answered_here_and_reaches_the_server_typed(agent, sock, tmp_path):
+    agent.setup("claude-code")
+    config = tmp_path / "mcp.json"
+    server = Path(__file__).parent / "form_server.py"
+    config.write_text(json.dumps({"mcpServers": {"forms": {"type": "stdio", "command": sys.executable,
+                                                           "args": [str(server)]}}}))
+    model = Anthropic([tool("mcp__forms__deploy", {}), text("deployed")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next(
+        {"id": "elicitation", "selected": ["Send"]},
+        {"id": "region", "selected": ["Europe"]},
+        {"id": "replicas", "selected": [], "custom": "3"},
+        {"id": "canary", "selected": ["Yes"]},
+    )
+    argv, env = claude(agent, model, "-p", "deploy it", "--output-format", "json", "--mcp-config", str(config),
+                       "--allowedTools", "mcp__forms__deploy")
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stderr
+    assert asked["questions"][0]["header"] == "forms", "the server that asks is named"
+    assert asked["questions"][0]["question"] == "Where should this go?"
+    assert [q["id"] for q in asked["questions"]] == ["elicitation", "region", "replicas", "canary"]
+    form = {"action": "accept", "content": {"canary": True, "region": "eu-1", "replicas": 3}}
+    assert any(r == "FORM " + json.dumps(form, sort_keys=True) for r in last_results(model)), last_results(model)
