@@ -90,12 +90,13 @@ impl Field {
         Ok(Self { name: name.to_owned(), title, description, required, kind })
     }
 
-    /// The field as a question: its title as the header, its description (or title)
-    /// as the question, and its rules (and a problem, when asked again) as detail.
+    /// The field as a question: its description (or title, or name) as the question,
+    /// and its rules (and a problem, when asked again) as detail.
     pub fn question(&self, words: &Text, problem: Option<&Problem>) -> Question {
-        let asked = self.description.clone().or_else(|| self.title.clone()).unwrap_or_else(|| self.name.clone());
-        let mut q = Question::new(&self.name, asked);
-        q.header = Some(self.title.clone().unwrap_or_else(|| self.name.clone()));
+        let named = self.title.clone().unwrap_or_else(|| self.name.clone());
+        let mut q = Question::new(&self.name, self.description.clone().unwrap_or_else(|| named.clone()));
+        // The name above the question, where the question is its description.
+        q.header = self.description.is_some().then_some(named);
         match &self.kind {
             Kind::Choice { choices, multi, .. } => {
                 q.multi_select = *multi;
@@ -108,13 +109,11 @@ impl Field {
             }
             _ => {}
         }
-        let mut lines = Vec::new();
-        if let Some(problem) = problem {
-            lines.push(format!("**{}** {}", words.tr("elicit-not-sent"), problem.message));
-        }
-        lines.extend(self.rules(words));
-        if !lines.is_empty() {
-            q.detail = Some(lines.join("\n\n"));
+        let rules = self.rules(words).join(" ");
+        let problem = problem.map(|p| format!("**{}** {}", words.tr("elicit-not-sent"), p.message));
+        let detail: Vec<String> = problem.into_iter().chain(Some(rules).filter(|r| !r.is_empty())).collect();
+        if !detail.is_empty() {
+            q.detail = Some(detail.join("\n\n"));
         }
         q
     }

@@ -78,11 +78,12 @@ fn each_field_becomes_a_question_after_the_servers_message() {
 
     let name = &qs[1];
     assert_eq!((name.header.as_deref(), name.question.as_str()), (Some("Name"), "Your display name"));
-    assert_eq!(name.detail.as_deref(), Some("2 to 10 characters.\n\nRequired."));
+    assert_eq!(name.detail.as_deref(), Some("2 to 10 characters. Required."));
+    assert_eq!((qs[2].header.as_deref(), qs[2].question.as_str()), (None, "email"), "a bare field by its name");
     assert!(name.options.is_empty(), "a string is typed");
     assert_eq!(qs[2].detail.as_deref(), Some("An email address."));
-    assert_eq!(qs[4].detail.as_deref(), Some("A whole number.\n\nFrom 18 to 130.\n\nRequired."));
-    assert_eq!(qs[5].detail.as_deref(), Some("A number.\n\nDefault: 0.5"));
+    assert_eq!(qs[4].detail.as_deref(), Some("A whole number. From 18 to 130. Required."));
+    assert_eq!(qs[5].detail.as_deref(), Some("A number. Default: 0.5"));
     let labels = |i: usize| qs[i].options.iter().map(|o| o.label.clone()).collect::<Vec<_>>();
     assert_eq!(labels(6), ["Yes", "No"]);
     assert_eq!(labels(7), ["s", "m", "l"]);
@@ -176,7 +177,7 @@ fn what_does_not_fit_is_named_at_its_field_and_asked_again_with_what_was_typed()
     let name = again.iter().find(|q| q.id == "name").unwrap();
     assert_eq!(
         name.detail.as_deref(),
-        Some("**Not sent:** “A” does not fit the rules below.\n\n2 to 10 characters.\n\nRequired.")
+        Some("**Not sent:** “A” does not fit the rules below.\n\n2 to 10 characters. Required.")
     );
     let defaults = &again[0].intent.as_ref().unwrap().extra["defaults"];
     assert_eq!(defaults["name"]["custom"], "A", "what was typed is kept");

@@ -134,7 +134,7 @@ def test_an_mcp_servers_form_shows_its_fields_with_defaults_and_asks_again_what_
             "canary": {"type": "boolean", "title": "Canary first", "default": True}},
             "required": ["region"]}})
     form = form_asking(app, "Where should this go?")
-    assert form.find_element(By.CSS_SELECTOR, "fieldset.elicitation legend").text == "deploy"
+    assert form.find_element(By.CSS_SELECTOR, "fieldset.elicitation legend").get_attribute("textContent") == "deploy"
     buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
     assert buttons == ["Send", "Decline", "Dismiss"], buttons
     replicas = form.find_element(By.XPATH, ".//fieldset[@data-qid='replicas']//input[contains(@class,'other')]")
