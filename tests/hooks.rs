@@ -476,6 +476,45 @@ async fn copilot_permission_request_in_its_own_shapes() {
 }
 
 #[tokio::test]
+async fn cursor_shell_and_mcp_calls_in_its_own_shapes() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    // As Cursor's hooks documentation shows them: the common fields, then the event's.
+    let common = json!({"conversation_id": "c-77", "generation_id": "g-1", "model": "auto", "cursor_version": "3.21.16",
+                        "workspace_roots": ["/home/me/site"], "user_email": null, "transcript_path": null});
+    let with = |fields: Value| {
+        let mut input = common.clone();
+        input.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+        input
+    };
+    let shell =
+        with(json!({"hook_event_name": "beforeShellExecution", "command": "npm publish", "cwd": "", "sandbox": false}));
+    let child = hook(&socket, "cursor", &shell).await;
+    let asked = answer(&mut person, item("permission", &["Allow"], None)).await;
+    assert_eq!(asked["questions"][0]["question"], "Run this command?");
+    assert_eq!(asked["questions"][0]["detail"], "```sh\nnpm publish\n```");
+    assert_eq!(asked["context"], json!({"project": "/home/me/site", "session": "c-77", "source": "Cursor"}));
+    assert_eq!(decision(child).await, Some(json!({"permission": "allow"})));
+
+    let mcp = with(json!({"hook_event_name": "beforeMCPExecution", "tool_name": "create_issue",
+                          "tool_input": "{\"title\":\"Flaky test\"}", "url": "https://mcp.example.com/mcp"}));
+    let child = hook(&socket, "cursor", &mcp).await;
+    let asked = answer(&mut person, item("permission", &[], Some("not on the public tracker"))).await;
+    assert_eq!(asked["questions"][0]["question"], "Use create_issue from the MCP server https://mcp.example.com/mcp?");
+    assert!(asked["questions"][0]["detail"].as_str().unwrap().contains("Flaky test"));
+    assert_eq!(
+        decision(child).await,
+        Some(json!({"permission": "deny", "user_message": "not on the public tracker",
+                    "agent_message": "not on the public tracker"}))
+    );
+
+    // Events it takes no part in get no output, and nothing is asked.
+    let edit = with(json!({"hook_event_name": "afterFileEdit", "file_path": "/home/me/site/a.md", "edits": []}));
+    assert_eq!(decision(hook(&socket, "cursor", &edit).await).await, None);
+}
+
+#[tokio::test]
 async fn qwen_permission_request_names_its_tools() {
     let (_d, socket) = temp_socket();
     let _server = serve(&socket).await;

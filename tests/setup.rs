@@ -254,6 +254,33 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     assert!(!home.path(".factory/settings.json").exists());
 }
 
+#[tokio::test]
+async fn cursor_gets_flat_handlers_beside_the_persons_own_and_a_version() {
+    let home = Home::new();
+    // A hooks file of the person's own, as Cursor's documentation shows one.
+    let theirs = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\n        \"command\": \"./hooks/format.sh\"\n      }\n    ]\n  }\n}\n";
+    home.write(".cursor/hooks.json", theirs);
+    let out = home.setup(&["cursor"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let ours = json!({"command": format!("{} hook cursor", userq_path()), "timeout": 86400});
+    assert_eq!(
+        home.json(".cursor/hooks.json"),
+        json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}],
+               "beforeShellExecution": [ours], "beforeMCPExecution": [ours]}})
+    );
+    assert_eq!(home.setup(&["cursor"]).await.stdout.lines().count(), 1, "setup twice changes nothing");
+    home.setup(&["cursor", "--remove"]).await;
+    assert_eq!(home.read(".cursor/hooks.json"), theirs, "the person's file comes back as it was");
+
+    // With no file before, setup writes the version Cursor requires, and removal
+    // takes the whole file away again.
+    std::fs::remove_file(home.path(".cursor/hooks.json")).unwrap();
+    home.setup(&["cursor"]).await;
+    assert_eq!(home.json(".cursor/hooks.json")["version"], 1);
+    home.setup(&["cursor", "--remove"]).await;
+    assert!(!home.path(".cursor/hooks.json").exists());
+}
+
 /// `userq doctor` with `PATH` holding only a stand-in `claude` that prints a version.
 async fn doctor(home: &Home, socket: &Path) -> (Option<i32>, Value) {
     let bin = home.path("bin");

@@ -54,6 +54,7 @@ impl Integration for Gemini {
             groups: &groups,
             mcp: Some(setup.mcp_server(Some(ms))),
             switch: Some(("hooksConfig", "enabled")),
+            ..Default::default()
         };
         let mut changes: Vec<FileChange> =
             setup.json_file(&setup.home.join(".gemini/settings.json"), edit)?.into_iter().collect();

@@ -8,6 +8,7 @@ pub mod call;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
+pub mod cursor;
 pub mod droid;
 pub mod elicitation;
 pub mod gemini;
@@ -62,13 +63,14 @@ pub trait Integration: Sync {
 pub struct Agent(&'static dyn Integration);
 
 impl Agent {
-    pub const ALL: [Agent; 6] = [
+    pub const ALL: [Agent; 7] = [
         Agent(&claude_code::ClaudeCode),
         Agent(&codex::Codex),
         Agent(&gemini::Gemini),
         Agent(&copilot::Copilot),
         Agent(&qwen::Qwen),
         Agent(&droid::Droid),
+        Agent(&cursor::Cursor),
     ];
 
     /// The name on the command line: `claude-code`, `codex`, `gemini`, ….

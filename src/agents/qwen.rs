@@ -55,7 +55,7 @@ impl Integration for Qwen {
     /// milliseconds (Qwen reads 1000 and more as milliseconds), and the MCP server.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let groups = [("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS * 1000)]}))];
-        let edit = JsonEdit { groups: &groups, mcp: Some(setup.mcp_server(None)), switch: None };
+        let edit = JsonEdit { groups: &groups, mcp: Some(setup.mcp_server(None)), ..Default::default() };
         Ok(setup.json_file(&setup.home.join(".qwen/settings.json"), edit)?.into_iter().collect())
     }
 }

@@ -24,8 +24,12 @@ pub const MCP_NAME: &str = "user-questions";
 /// What setup puts in one JSON settings file.
 #[derive(Default)]
 pub struct JsonEdit<'a> {
-    /// `hooks.<event>` gets the group: `(event, {matcher?, hooks: [handler]})`.
+    /// `hooks.<event>` gets the group: `(event, {matcher?, hooks: [handler]})`, or,
+    /// for an agent whose lists hold handlers themselves (Cursor), the handler.
     pub groups: &'a [(&'a str, Value)],
+    /// Top-level keys the file must have for the agent to read it (Cursor's
+    /// `version`): set when absent, and taken out again when nothing else is left.
+    pub required: &'a [(&'a str, Value)],
     /// The `mcpServers` entry, named [`MCP_NAME`].
     pub mcp: Option<Value>,
     /// `(section, key)`: a flag that must be true for hooks to run at all; turned on,
@@ -132,7 +136,7 @@ impl Setup {
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
     pub fn json_file(&self, path: &Path, edit: JsonEdit) -> Result<Option<FileChange>, SetupError> {
-        let JsonEdit { groups, mcp, switch } = edit;
+        let JsonEdit { groups, required, mcp, switch } = edit;
         let original = read(path)?;
         let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
         let parse = |text: &str| -> Result<Value, SetupError> {
@@ -164,7 +168,17 @@ impl Setup {
                     what.push(Step::HooksOff);
                 }
             }
+            // The keys setup added for hooks it no longer has, unless the person had them.
+            let backup = read(&backup_path(path))?.and_then(|b| serde_json::from_str::<Value>(&b).ok());
+            let root = after.as_object_mut().expect("settings are an object");
+            if root.keys().all(|k| required.iter().any(|(r, _)| r == k)) {
+                root.retain(|k, _| backup.as_ref().is_some_and(|b| b.get(k).is_some()));
+            }
         } else {
+            for (key, value) in required {
+                let root = after.as_object_mut().expect("settings are an object");
+                root.entry(*key).or_insert_with(|| value.clone());
+            }
             for (event, group) in groups {
                 if add_hook(&mut after, event, group, self.agent) {
                     what.push(Step::AddedHook { event: event.to_string() });
@@ -304,7 +318,8 @@ fn add_hook(root: &mut Value, event: &str, group: &Value, agent: Agent) -> bool 
         *list = json!([]);
     }
     let list = list.as_array_mut().expect("just made an array");
-    let ours = |g: &Value| g["hooks"].as_array().is_some_and(|h| h.iter().any(|h| is_ours(h, agent)));
+    let ours =
+        |g: &Value| is_ours(g, agent) || g["hooks"].as_array().is_some_and(|h| h.iter().any(|h| is_ours(h, agent)));
     if list.iter().filter(|g| ours(g)).eq([group]) {
         return false;
     }
@@ -321,6 +336,10 @@ fn remove_hooks(root: &mut Value, event: &str, agent: Agent) -> bool {
     let mut changed = false;
     // Only what this removal empties goes: a person's own empty group stays.
     list.retain_mut(|group| {
+        if is_ours(group, agent) {
+            changed = true;
+            return false;
+        }
         let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else { return true };
         let before = handlers.len();
         handlers.retain(|h| !is_ours(h, agent));

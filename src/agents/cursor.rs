@@ -1,0 +1,104 @@
+//! Cursor's hooks (its hooks documentation: the editor's agent and the `cursor-agent`
+//! CLI read the same files): `beforeShellExecution` (the command, its `cwd`) and
+//! `beforeMCPExecution` (the tool, its arguments as a JSON string, and the server's
+//! `url` or `command`), answered with a flat `{permission, user_message,
+//! agent_message}`. Both run before every call, whatever Cursor's own rules would
+//! do, so the person sees each one. A denial's reason goes in both messages: the
+//! model reads `user_message`. No output is no decision, and Cursor goes on by its
+//! own rules; a failing hook lets the call through unless `failClosed` (setup leaves
+//! it off, so User Questions never stops Cursor). Hooks live in `~/.cursor/hooks.json`
+//! (`version: 1`, each event a flat list of handlers, timeouts in seconds).
+
+use serde_json::{json, Map, Value};
+use user_questions_i18n::Text;
+
+use super::call::Call;
+use super::permission::{self, Verdict};
+use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
+use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+
+pub struct Cursor;
+
+/// The events setup registers.
+const EVENTS: [&str; 2] = ["beforeShellExecution", "beforeMCPExecution"];
+
+impl Integration for Cursor {
+    fn name(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn program(&self) -> &'static str {
+        "cursor-agent"
+    }
+
+    fn events(&self) -> &'static str {
+        "beforeShellExecution, beforeMCPExecution"
+    }
+
+    /// Cursor's fields in the names the rest of the hooks read: the conversation as
+    /// the session, the first workspace root where `cwd` is empty or absent, and each
+    /// event's call as a tool and its input.
+    fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
+        let mut hook = HookInput::parse(input)?;
+        let f = &mut hook.fields;
+        if let Some(id) = f.get("conversation_id").cloned() {
+            f.entry("session_id").or_insert(id);
+        }
+        let root = f.get("workspace_roots").and_then(|r| r.get(0)).cloned();
+        if f.get("cwd").and_then(Value::as_str).is_none_or(str::is_empty) {
+            match root {
+                Some(root) => f.insert("cwd".into(), root),
+                None => f.remove("cwd"),
+            };
+        }
+        Ok(hook)
+    }
+
+    fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+        let missing = |field| HookInputError::Missing { event: hook.event.clone(), field };
+        let (tool, call) = match hook.event.as_str() {
+            "beforeShellExecution" => {
+                let command = hook.text("command").ok_or_else(|| missing("command"))?;
+                ("Shell".to_owned(), Call::Shell { command: command.to_owned(), description: None })
+            }
+            "beforeMCPExecution" => {
+                let tool = hook.text("tool_name").ok_or_else(|| missing("tool_name"))?;
+                let input = match hook.fields.get("tool_input") {
+                    Some(Value::String(s)) => serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone())),
+                    Some(other) => other.clone(),
+                    None => Value::Object(Map::new()),
+                };
+                // Cursor names the server by where it runs, not by its name.
+                let server = hook.text("url").or_else(|| hook.text("command")).unwrap_or("?");
+                let call = Call::Mcp { server: server.to_owned(), tool: tool.to_owned(), input };
+                (format!("MCP:{tool}"), call)
+            }
+            _ => return Ok(None),
+        };
+        let question =
+            permission::question(call.question(hook.cwd(), words), &tool, call.detail(hook.cwd(), words), &[]);
+        Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
+            Verdict::Allow => Some(json!({"permission": "allow"})),
+            Verdict::Deny(message) => {
+                Some(json!({"permission": "deny", "user_message": message, "agent_message": message}))
+            }
+            Verdict::Choice(_) | Verdict::NoDecision => None,
+        })))
+    }
+
+    fn setup_done(&self) -> &'static str {
+        "setup-done-cursor"
+    }
+
+    /// `~/.cursor/hooks.json`: a handler of ours in each event's list, a day to wait.
+    fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
+        let handler = json!({"command": setup.command(), "timeout": DAY_SECS});
+        let groups = EVENTS.map(|event| (event, handler.clone()));
+        let edit = JsonEdit { groups: &groups, required: &[("version", json!(1))], ..Default::default() };
+        Ok(setup.json_file(&setup.home.join(".cursor/hooks.json"), edit)?.into_iter().collect())
+    }
+}
