@@ -28,7 +28,8 @@ pub struct JsonEdit<'a> {
     /// for an agent whose lists hold handlers themselves (Cursor), the handler.
     pub groups: &'a [(&'a str, Value)],
     /// Top-level keys the file must have for the agent to read it (Cursor's
-    /// `version`): set when absent, and taken out again when nothing else is left.
+    /// `version`): set when absent, and taken out again on removal unless the
+    /// person's original file had them.
     pub required: &'a [(&'a str, Value)],
     /// The `mcpServers` entry, named [`MCP_NAME`].
     pub mcp: Option<Value>,
@@ -168,11 +169,13 @@ impl Setup {
                     what.push(Step::HooksOff);
                 }
             }
-            // The keys setup added for hooks it no longer has, unless the person had them.
+            // The keys setup added go with its hooks, unless the person had them before.
             let backup = read(&backup_path(path))?.and_then(|b| serde_json::from_str::<Value>(&b).ok());
             let root = after.as_object_mut().expect("settings are an object");
-            if root.keys().all(|k| required.iter().any(|(r, _)| r == k)) {
-                root.retain(|k, _| backup.as_ref().is_some_and(|b| b.get(k).is_some()));
+            for (key, _) in required {
+                if !backup.as_ref().is_some_and(|b| b.get(*key).is_some()) {
+                    root.shift_remove(*key);
+                }
             }
         } else {
             for (key, value) in required {
