@@ -515,6 +515,39 @@ async fn cursor_shell_and_mcp_calls_in_its_own_shapes() {
 }
 
 #[tokio::test]
+async fn opencode_permission_asked_offers_always_and_a_plain_deny_is_its_reject() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    // As the plugin hands it on: OpenCode 1.18's `permission.asked` properties, the
+    // event's type and the session's folder.
+    let bash = json!({"hook_event_name": "permission.asked", "directory": "/home/me/site",
+                      "id": "per_1", "sessionID": "ses_9", "permission": "bash", "patterns": ["git push"],
+                      "metadata": {"command": "git push"}, "always": ["git push *"],
+                      "tool": {"messageID": "msg_1", "callID": "call_1"}});
+    let child = hook(&socket, "opencode", &bash).await;
+    let asked = answer(&mut person, item("permission", &["Always allow git push *"], None)).await;
+    let labels: Vec<&str> =
+        asked["questions"][0]["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Allow", "Always allow git push *", "Deny"]);
+    assert_eq!(asked["context"], json!({"project": "/home/me/site", "session": "ses_9", "source": "OpenCode"}));
+    assert_eq!(decision(child).await, Some(json!({"reply": "always"})));
+
+    let child = hook(&socket, "opencode", &bash).await;
+    answer(&mut person, item("permission", &["Deny"], None)).await;
+    assert_eq!(decision(child).await, Some(json!({"reply": "reject"})), "OpenCode's own Reject: the agent stops");
+
+    let edit = json!({"hook_event_name": "permission.asked", "directory": "/home/me/site", "id": "per_2",
+                      "sessionID": "ses_9", "permission": "edit", "patterns": ["src/a.ts"], "always": ["*"],
+                      "metadata": {"filepath": "/home/me/site/src/a.ts", "diff": "@@ -1 +1 @@\n-a\n+b\n"}});
+    let child = hook(&socket, "opencode", &edit).await;
+    let asked = answer(&mut person, item("permission", &[], Some("keep a"))).await;
+    assert_eq!(asked["questions"][0]["question"], "Edit src/a.ts?");
+    assert_eq!(asked["questions"][0]["detail"], "```diff\n@@ -1 +1 @@\n-a\n+b\n```");
+    assert_eq!(decision(child).await, Some(json!({"reply": "reject", "message": "keep a"})));
+}
+
+#[tokio::test]
 async fn qwen_permission_request_names_its_tools() {
     let (_d, socket) = temp_socket();
     let _server = serve(&socket).await;

@@ -281,6 +281,23 @@ async fn cursor_gets_flat_handlers_beside_the_persons_own_and_a_version() {
     assert!(!home.path(".cursor/hooks.json").exists());
 }
 
+#[tokio::test]
+async fn opencode_gets_a_plugin_of_its_own_that_runs_this_userq() {
+    let home = Home::new();
+    let out = home.setup(&["opencode"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let plugin = home.read(".config/opencode/plugins/user-questions.js");
+    assert!(plugin.contains(&format!("const USERQ = {};", serde_json::to_string(&userq_path()).unwrap())), "{plugin}");
+    assert_eq!(
+        plugin.lines().filter(|l| l.starts_with("export ")).count(),
+        1,
+        "OpenCode takes every export for a plugin"
+    );
+    assert_eq!(home.setup(&["opencode"]).await.stdout.lines().count(), 1, "setup twice changes nothing");
+    home.setup(&["opencode", "--remove"]).await;
+    assert!(!home.path(".config/opencode/plugins/user-questions.js").exists());
+}
+
 /// `userq doctor` with `PATH` holding only a stand-in `claude` that prints a version.
 async fn doctor(home: &Home, socket: &Path) -> (Option<i32>, Value) {
     let bin = home.path("bin");

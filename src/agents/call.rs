@@ -238,7 +238,7 @@ impl Call {
 }
 
 /// A path relative to the project when it lies inside it.
-fn shown_path(path: &str, cwd: Option<&str>) -> String {
+pub fn shown_path(path: &str, cwd: Option<&str>) -> String {
     cwd.and_then(|cwd| Path::new(path).strip_prefix(cwd).ok())
         .filter(|rel| !rel.as_os_str().is_empty())
         .map(|rel| rel.display().to_string())

@@ -12,6 +12,7 @@ pub mod cursor;
 pub mod droid;
 pub mod elicitation;
 pub mod gemini;
+pub mod opencode;
 pub mod patch;
 pub mod permission;
 pub mod qwen;
@@ -63,7 +64,7 @@ pub trait Integration: Sync {
 pub struct Agent(&'static dyn Integration);
 
 impl Agent {
-    pub const ALL: [Agent; 7] = [
+    pub const ALL: [Agent; 8] = [
         Agent(&claude_code::ClaudeCode),
         Agent(&codex::Codex),
         Agent(&gemini::Gemini),
@@ -71,6 +72,7 @@ impl Agent {
         Agent(&qwen::Qwen),
         Agent(&droid::Droid),
         Agent(&cursor::Cursor),
+        Agent(&opencode::OpenCode),
     ];
 
     /// The name on the command line: `claude-code`, `codex`, `gemini`, ….
