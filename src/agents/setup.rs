@@ -173,7 +173,7 @@ impl Setup {
             let backup = read(&backup_path(path))?.and_then(|b| serde_json::from_str::<Value>(&b).ok());
             let root = after.as_object_mut().expect("settings are an object");
             for (key, _) in required {
-                if !backup.as_ref().is_some_and(|b| b.get(*key).is_some()) {
+                if backup.as_ref().is_none_or(|b| b.get(*key).is_none()) {
                     root.shift_remove(*key);
                 }
             }
