@@ -1,0 +1,54 @@
+"""Factory Droid itself (its CLI binary, pinned), with only the model scripted (a
+custom model of the person's own, in `~/.factory/settings.json`, and Droid's airgap
+mode, so nothing else is reached): `userq setup droid` writes its PreToolUse hook,
+and `droid exec` at an autonomy level that would stop on the command runs it."""
+
+import json
+
+from models import ChatCompletions, text, tool, tool_messages
+from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
+
+DROID = AGENTS.parent / "@factory" / "cli-linux-x64" / "bin" / "droid"
+
+GREET = tool("Execute", {"command": "echo hello-from-droid > greeting.txt && cat greeting.txt",
+                         "summary": "Write a greeting", "riskLevel": "medium", "riskLevelReason": "writes a file"})
+
+
+def droid(agent, model):
+    path = agent.home / ".factory" / "settings.json"
+    settings = json.loads(path.read_text())
+    settings["customModels"] = [{"model": "scripted", "displayName": "Scripted", "baseUrl": model.url + "/v1",
+                                 "apiKey": "scripted", "provider": "generic-chat-completion-api",
+                                 "maxOutputTokens": 1024}]
+    path.write_text(json.dumps(settings))
+    argv = [str(DROID), "exec", "-o", "json", "--auto", "low", "--model", "custom:scripted", "greet"]
+    return agent.run(argv, {"FACTORY_AIRGAP_ENABLED": "1"})
+
+
+def test_a_command_droid_would_stop_on_is_asked_allowed_and_run(agent, sock):
+    agent.setup("droid")
+    model = ChatCompletions([GREET, text("done")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
+    out = droid(agent, model)
+    answered.join(5)
+    assert out.returncode == 0, out.stdout + out.stderr
+    q = asked["questions"][0]
+    assert q["question"] == "Run this command?"
+    assert "echo hello-from-droid > greeting.txt" in q["detail"]
+    assert asked["context"]["source"] == "Factory Droid"
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-droid\n"
+    results = json.dumps(tool_messages(model.main_requests()[-1]))
+    assert "hello-from-droid" in results, results
+
+
+def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
+    agent.setup("droid")
+    model = ChatCompletions([GREET, text("understood")])
+    person = Person(sock, name="person")
+    _, answered = person.answer_next({"id": "permission", "selected": [], "custom": "not in this folder"})
+    droid(agent, model)
+    answered.join(5)
+    assert not (agent.work / "greeting.txt").exists()
+    results = json.dumps(tool_messages(model.main_requests()[-1]))
+    assert "not in this folder" in results, results
