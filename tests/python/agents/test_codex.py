@@ -4,7 +4,9 @@ its PermissionRequest hook when a command wants out of the sandbox, and what it 
 next is read from what it sends the model."""
 
 import json
+import subprocess
 
+from conftest import USERQ
 from models import Responses, function_outputs, text, tool
 from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
 
@@ -75,3 +77,44 @@ def test_with_no_server_codex_goes_on_by_its_own_rules(agent, tmp_path):
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert not target.exists()
     assert any("guardian_review" in r["headers"].get("x-codex-turn-metadata", "") for r in model.requests)
+
+
+def app_server(agent, *requests):
+    """`codex app-server` asked `requests` (JSON-RPC lines, as Codex's own TUI asks
+    it); the answers to the ones with an id."""
+    p = subprocess.Popen([str(AGENTS / "codex"), "app-server"], cwd=agent.work, env=agent.env, text=True,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    hello = {"id": 0, "method": "initialize", "params": {"clientInfo": {"name": "test", "version": "0"}}}
+    answers = {}
+    for request in [hello, {"method": "initialized"}, *requests]:
+        p.stdin.write(json.dumps(request) + "\n")
+        p.stdin.flush()
+        while "id" in request and request["id"] not in answers:
+            message = json.loads(p.stdout.readline())
+            if "id" in message:
+                answers[message["id"]] = message
+    p.stdin.close()
+    p.wait(10)
+    return answers
+
+
+def doctor(agent):
+    out = subprocess.run([USERQ, "doctor", "--json"], cwd=agent.work, env=agent.env, capture_output=True, text=True)
+    report = json.loads(out.stdout)
+    return out.returncode, next(a for a in report["agents"] if a["agent"] == "codex")
+
+
+def test_doctor_says_whether_codex_trusts_the_hook_as_codex_itself_does(agent, sock):
+    agent.setup("codex")
+    code, codex_report = doctor(agent)
+    assert (code, codex_report["hooks"], codex_report["trust"]) == (1, "current", "untrusted"), codex_report
+    # The person trusts it, as Codex's "Trust all and continue" does.
+    listed = app_server(agent, {"id": 1, "method": "hooks/list", "params": {"cwds": [str(agent.work)]}})
+    hook = next(h for h in listed[1]["result"]["data"][0]["hooks"] if h["command"].endswith(" hook codex"))
+    trusted = app_server(agent, {"id": 1, "method": "config/batchWrite", "params": {
+        "edits": [{"keyPath": "hooks.state", "value": {hook["key"]: {"trusted_hash": hook["currentHash"]}},
+                   "mergeStrategy": "upsert"}], "reloadUserConfig": True}})
+    assert trusted[1]["result"]["status"] == "ok", trusted
+    code, codex_report = doctor(agent)
+    assert (code, codex_report["trust"]) == (0, "trusted"), codex_report
+    assert codex_report["version"].startswith("codex-cli 0.171"), codex_report

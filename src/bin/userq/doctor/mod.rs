@@ -4,6 +4,9 @@
 //! (pointing at this `userq`, with their timeouts and switches), and whether the server
 //! answers on the socket. One line each; exit 1 when something is wrong; `--json` for
 //! scripts. Setup's own plan is the check: what it would still change is what is wrong.
+//! Where an agent must also agree to run a hook (Codex's trust), the agent is asked.
+
+mod codex;
 
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
@@ -78,12 +81,35 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
         wrong |= matches!(hooks, Hooks::Stale | Hooks::Unreadable);
         let name = agent.display_name();
         let shown_version = version.clone().unwrap_or_else(|| t.tr("doctor-not-found"));
-        let state = t.tr_args(hooks.message(), &[("agent", agent.command_name().into()), ("detail", (&detail).into())]);
-        lines.push(format!("{name} ({shown_version}): {state}"));
-        agents.push(json!({
+        let mut state =
+            t.tr_args(hooks.message(), &[("agent", agent.command_name().into()), ("detail", (&detail).into())]);
+        let mut report = json!({
             "agent": agent.command_name(), "found": found.is_some(), "version": version,
             "hooks": hooks.name(), "detail": detail,
-        }));
+        });
+        if let (Some(program), Hooks::Current, "codex") = (&found, hooks, agent.command_name()) {
+            let setup = Setup { agent, home: home.clone(), project: None, userq: userq.clone(), remove: false };
+            let codex_home = setup.agent_home("CODEX_HOME", ".codex");
+            // Codex's app server makes a home where there is none: only an existing one is asked.
+            if codex_home.is_dir() {
+                let cwd = std::env::current_dir().unwrap_or_else(|_| home.clone());
+                match codex::trust(program, &setup.command(), &cwd).await {
+                    Ok(trust) => {
+                        wrong |= !trust.runs();
+                        state = format!("{state}; {}", t.tr(trust.message()));
+                        report["trust"] = trust.name().into();
+                    }
+                    Err(error) => {
+                        state =
+                            format!("{state}; {}", t.tr_args("doctor-trust-unknown", &[("error", (&error).into())]));
+                        report["trust"] = json!(null);
+                        report["trustError"] = error.into();
+                    }
+                }
+            }
+        }
+        lines.push(format!("{name} ({shown_version}): {state}"));
+        agents.push(report);
     }
     let server = match Client::connect(&socket, "userq doctor").await {
         Ok(_) => None,
