@@ -12,14 +12,12 @@ from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
 
 
 def codex(agent, model):
-    config = agent.home / ".codex" / "config.toml"
-    config.write_text(
-        'model = "gpt-test"\nmodel_provider = "scripted"\n' + config.read_text()
-        + '\n[model_providers.scripted]\nname = "scripted"\nbase_url = "%s/v1"\nwire_api = "responses"\n'
-        'env_key = "SCRIPTED_KEY"\n' % model.url)
+    # The model provider as command-line overrides of config.toml, which stays setup's.
+    provider = '{name = "scripted", base_url = "%s/v1", wire_api = "responses", env_key = "SCRIPTED_KEY"}' % model.url
+    overrides = ["-c", 'model="gpt-test"', "-c", 'model_provider="scripted"', "-c", "model_providers.scripted=" + provider]
     # `exec` never asks unless a reviewer is on; hooks it has not been told to trust
     # are skipped (a person trusts them in Codex's /hooks).
-    argv = [str(AGENTS / "codex"), "exec", "--approve-for-me", "--dangerously-bypass-hook-trust",
+    argv = [str(AGENTS / "codex"), "exec", *overrides, "--approve-for-me", "--dangerously-bypass-hook-trust",
             "--skip-git-repo-check", "--json", "greet"]
     return argv, {"SCRIPTED_KEY": "scripted"}
 

@@ -14,14 +14,11 @@ GREET = tool("Execute", {"command": "echo hello-from-droid > greeting.txt && cat
                          "summary": "Write a greeting", "riskLevel": "medium", "riskLevelReason": "writes a file"})
 
 
-def droid(agent, model):
-    path = agent.home / ".factory" / "settings.json"
-    settings = json.loads(path.read_text())
-    settings["customModels"] = [{"model": "scripted", "displayName": "Scripted", "baseUrl": model.url + "/v1",
-                                 "apiKey": "scripted", "provider": "generic-chat-completion-api",
-                                 "maxOutputTokens": 1024}]
-    path.write_text(json.dumps(settings))
-    argv = [str(DROID), "exec", "-o", "json", "--auto", "low", "--model", "custom:scripted", "greet"]
+def droid(agent, model, autonomy="low"):
+    agent.settings(".factory/settings.json", lambda s: s.update(customModels=[
+        {"model": "scripted", "displayName": "Scripted", "baseUrl": model.url + "/v1", "apiKey": "scripted",
+         "provider": "generic-chat-completion-api", "maxOutputTokens": 1024}]))
+    argv = [str(DROID), "exec", "-o", "json", "--auto", autonomy, "--model", "custom:scripted", "greet"]
     return agent.run(argv, {"FACTORY_AIRGAP_ENABLED": "1"})
 
 

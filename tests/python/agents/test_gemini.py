@@ -11,12 +11,10 @@ GREET = tool("run_shell_command", {"command": "echo hello-from-gemini > greeting
                                    "description": "Write a greeting"})
 
 
-def gemini(agent, model):
-    settings_path = agent.home / ".gemini" / "settings.json"
-    settings = json.loads(settings_path.read_text())
-    settings["security"] = {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}
-    settings_path.write_text(json.dumps(settings))
-    argv = [str(AGENTS / "gemini"), "-p", "greet", "-m", "gemini-2.5-flash"]
+def gemini(agent, model, *flags):
+    agent.settings(".gemini/settings.json", lambda s: s.update(
+        security={"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}))
+    argv = [str(AGENTS / "gemini"), "-p", "greet", "-m", "gemini-2.5-flash", *flags]
     return argv, {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "scripted"}
 
 

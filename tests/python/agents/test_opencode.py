@@ -30,21 +30,22 @@ def free_port():
 class OpenCode:
     """`opencode serve` in the agent's world, its model the scripted one."""
 
-    def __init__(self, agent, model):
+    def __init__(self, agent, model, bash="ask"):
         config = {"$schema": "https://opencode.ai/config.json", "model": "scripted/scripted",
                   "small_model": "scripted/scripted", "autoupdate": False, "share": "disabled",
                   "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
                                             "options": {"baseURL": model.url + "/v1", "apiKey": "scripted"},
                                             "models": {"scripted": {"name": "Scripted", "tool_call": True}}}},
-                  "permission": {"bash": "ask"}}
+                  "permission": {"bash": bash}}
         (agent.work / "opencode.json").write_text(json.dumps(config))
         # The plugins' own dependency, in place as OpenCode would install it, from
         # the pinned copy, and in its lock, which is what OpenCode checks before it
         # installs (and makes plugins wait for the registry).
         opencode_config = agent.home / ".config" / "opencode"
         (opencode_config / "node_modules" / "@opencode-ai").mkdir(parents=True, exist_ok=True)
-        (opencode_config / "node_modules" / "@opencode-ai" / "plugin").symlink_to(
-            AGENTS.parent / "@opencode-ai" / "plugin")
+        plugin = opencode_config / "node_modules" / "@opencode-ai" / "plugin"
+        if not plugin.exists():
+            plugin.symlink_to(AGENTS.parent / "@opencode-ai" / "plugin")
         dependencies = {"dependencies": {"@opencode-ai/plugin": "1.18.33"}}
         (opencode_config / "package.json").write_text(json.dumps(dependencies))
         (opencode_config / "package-lock.json").write_text(json.dumps({"packages": {"": dependencies}}))

@@ -11,13 +11,11 @@ GREET = tool("run_shell_command", {"command": "echo hello-from-qwen > greeting.t
                                    "description": "Write a greeting"})
 
 
-def qwen(agent, model):
-    settings_path = agent.home / ".qwen" / "settings.json"
-    settings = json.loads(settings_path.read_text())
-    settings.update({"security": {"auth": {"selectedType": "openai"}}, "model": {"name": "scripted"}})
-    settings_path.write_text(json.dumps(settings))
+def qwen(agent, model, approval="default"):
+    agent.settings(".qwen/settings.json", lambda s: s.update(
+        {"security": {"auth": {"selectedType": "openai"}}, "model": {"name": "scripted"}}))
     argv = [str(AGENTS / "qwen"), "-p", "--input-format", "stream-json", "--output-format", "stream-json",
-            "--approval-mode", "default"]
+            "--approval-mode", approval]
     env = dict(agent.env, OPENAI_BASE_URL=model.url + "/v1", OPENAI_API_KEY="scripted", OPENAI_MODEL="scripted")
     return StreamSession(argv, agent.work, env, "greet")
 

@@ -36,6 +36,15 @@ class Agent:
         assert out.returncode == 0, out.stderr
         return out.stdout
 
+    def settings(self, rel, change):
+        """Changes the agent's JSON settings file `rel` (under the home) with `change`,
+        whether or not setup wrote one."""
+        path = self.home / rel
+        settings = json.loads(path.read_text()) if path.exists() else {}
+        change(settings)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
+
     def run(self, argv, env=None, timeout=120):
         return subprocess.run(
             argv, cwd=self.work, env=dict(self.env, **(env or {})), stdin=subprocess.DEVNULL,
