@@ -2,7 +2,10 @@
 `GOOGLE_GEMINI_BASE_URL`: `userq setup gemini` writes the BeforeTool hook and the
 policy beside it, and Allow in User Questions is the only question the tool needs."""
 
+import io
 import json
+
+import pexpect
 
 from models import Gemini, function_responses, text, tool
 from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
@@ -60,3 +63,42 @@ def test_with_no_server_headless_gemini_goes_on_by_its_own_rules(agent, tmp_path
     assert not (agent.work / "greeting.txt").exists()
     responses = function_responses(model.main_requests()[-1])
     assert any("no user-questions server" in json.dumps(r) for r in responses), responses
+
+
+def interactive(agent, model):
+    """Gemini CLI in a terminal of its own, as a person runs it, given its first prompt."""
+    argv, env = gemini(agent, model)
+    argv = [a for a in argv if a not in ("-p", "greet")] + ["-i", "greet"]
+    term = pexpect.spawn(argv[0], argv[1:], cwd=str(agent.work), env=dict(agent.env, **env), encoding="utf-8",
+                         timeout=60, dimensions=(40, 160))
+    term.logfile_read = io.StringIO()  # everything it showed
+    return term
+
+
+def test_in_its_terminal_an_allow_here_runs_the_command_with_no_second_prompt(agent, sock):
+    agent.setup("gemini")
+    model = Gemini([GREET, text("done")])
+    person = Person(sock, name="person")
+    _, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
+    term = interactive(agent, model)
+    try:
+        term.expect("done")
+        answered.join(5)
+        assert (agent.work / "greeting.txt").read_text() == "hello-from-gemini\n"
+        # Gemini CLI's own "Allow execution of …?" never came up: our Allow decided.
+        shown = term.logfile_read.getvalue()
+        assert "Allow execution" not in shown, shown[-2000:]
+    finally:
+        term.terminate(force=True)
+
+
+def test_in_its_terminal_with_no_server_gemini_asks_in_its_own_prompt(agent, tmp_path):
+    agent.setup("gemini")
+    agent.env["USERQ_SOCKET"] = str(tmp_path / "nobody.sock")
+    model = Gemini([GREET, text("done")])
+    term = interactive(agent, model)
+    try:
+        term.expect("Allow execution")
+        assert not (agent.work / "greeting.txt").exists()
+    finally:
+        term.terminate(force=True)
