@@ -109,7 +109,13 @@ impl Field {
             }
             _ => {}
         }
-        let rules = self.rules(words).join(" ");
+        // Sentences: a space after an English one, none after a Chinese full stop.
+        let rules = self.rules(words).into_iter().fold(String::new(), |mut all, rule| {
+            if !all.is_empty() && !all.ends_with('。') {
+                all.push(' ');
+            }
+            all + &rule
+        });
         let problem = problem.map(|p| format!("**{}** {}", words.tr("elicit-not-sent"), p.message));
         let detail: Vec<String> = problem.into_iter().chain(Some(rules).filter(|r| !r.is_empty())).collect();
         if !detail.is_empty() {

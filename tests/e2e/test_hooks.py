@@ -31,7 +31,7 @@ class Hook:
 
 
 def form_asking(driver, text):
-    xpath = f"//form[contains(@class,'ask')][.//p[@class='text' and text()={json.dumps(text)}]]"
+    xpath = f"//form[contains(@class,'ask')][.//p[@class='text' and text()={json.dumps(text, ensure_ascii=False)}]]"
     return picked(driver, wait_for(lambda: driver.find_elements(By.XPATH, xpath), f"the question {text!r}")[0])
 
 

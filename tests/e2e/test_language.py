@@ -94,3 +94,27 @@ def test_a_plan_review_is_shown_in_chinese_and_answered_with_the_protocols_label
     form.find_element(By.CSS_SELECTOR, "button.approve").click()
     code, answer, err = a.result()
     assert (code, answer) == (0, {"answers": [{"id": "plan", "selected": ["Approve"]}]}), err
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_an_mcp_servers_form_in_chinese_sends_the_protocols_values(app, sock, monkeypatch):
+    from test_hooks import Hook, form_asking
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")  # the agent's hook, in the person's language too
+    hook = Hook(sock, "claude-code", {
+        "session_id": "s-zh", "cwd": "/home/me/api", "hook_event_name": "Elicitation", "mcp_server_name": "deploy",
+        "message": "部署到哪里？", "mode": "form", "requested_schema": {"type": "object", "properties": {
+            "canary": {"type": "boolean", "title": "先灰度", "default": False},
+            "replicas": {"type": "integer", "title": "副本数", "minimum": 1, "maximum": 5}}}})
+    form = form_asking(app, "部署到哪里？")
+    buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
+    assert buttons == ["发送", "拒绝", "忽略"], buttons
+    assert "MCP 服务器 deploy 请你填写以下内容" in form.find_element(By.CSS_SELECTOR, "fieldset.elicitation").text
+    no = form.find_element(By.XPATH, ".//fieldset[@data-qid='canary']//input[@value='否']")
+    assert no.is_selected(), "the default, in Chinese"
+    replicas = form.find_element(By.XPATH, ".//fieldset[@data-qid='replicas']")
+    assert "一个整数。从 1 到 5。" in replicas.text, replicas.text
+    replicas.find_element(By.CSS_SELECTOR, "input.other").send_keys("2")
+    shot(app, "elicitation-zh-CN")
+    form.find_element(By.XPATH, ".//button[text()='发送']").click()
+    assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
+                                                      "content": {"canary": False, "replicas": 2}}}
