@@ -279,17 +279,16 @@ async fn claude_code_elicitation_form_is_asked_checked_and_sent_typed() {
         },
         "required": ["region"]
     }}));
-    let child = hook(&socket, "claude-code", &input).await;
-    let request = answer(
-        &mut person,
+    let sent = |replicas: &str| {
         json!({"answers": [
             {"id": "elicitation", "selected": ["Send"]},
             {"id": "region", "selected": ["Europe"]},
-            {"id": "replicas", "selected": [], "custom": "9"},
+            {"id": "replicas", "selected": [], "custom": replicas},
             {"id": "canary", "selected": ["Yes"]}
-        ]}),
-    )
-    .await;
+        ]})
+    };
+    let child = hook(&socket, "claude-code", &input).await;
+    let request = answer(&mut person, sent("9")).await;
     assert_eq!(request["context"]["source"], "Claude Code");
     assert_eq!(request["questions"][0]["header"], "deploy", "the server that asks is named");
     assert_eq!(request["questions"][0]["intent"]["kind"], "elicitation");
@@ -297,16 +296,7 @@ async fn claude_code_elicitation_form_is_asked_checked_and_sent_typed() {
     assert_eq!(request["questions"][0]["intent"]["defaults"]["replicas"]["custom"], "2", "the default is preselected");
 
     // 9 replicas is out of range: asked again, with the problem and what was typed.
-    let again = answer(
-        &mut person,
-        json!({"answers": [
-            {"id": "elicitation", "selected": ["Send"]},
-            {"id": "region", "selected": ["Europe"]},
-            {"id": "replicas", "selected": [], "custom": "3"},
-            {"id": "canary", "selected": ["Yes"]}
-        ]}),
-    )
-    .await;
+    let again = answer(&mut person, sent("3")).await;
     assert!(again["questions"][2]["detail"].as_str().unwrap().starts_with("**Not sent:** “9” does not fit"));
     assert_eq!(again["questions"][0]["intent"]["defaults"]["replicas"]["custom"], "9");
     assert_eq!(
