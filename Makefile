@@ -8,9 +8,11 @@ VENV := .tools/venv
 APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev \
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
 APT_CHECK := nodejs npm
+# What the Python tests start themselves: a real sshd on a loopback port (userq ssh).
+APT_TEST := openssh-server openssh-client
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
-.PHONY: run test check deps-build deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
+.PHONY: run test check deps-build deps-test deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
   release package test-package install uninstall
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
@@ -142,7 +144,12 @@ test-system: deps-build
 	cargo test --features system-tests --test foreign \
 	  $(if $(SUDO),--config 'target.$(TRIPLE).runner="sudo"')
 
-test-python: $(VENV)/.installed $(AGENTS)/.installed build-tests
+deps-test:
+	@missing=$$(for p in $(APT_TEST); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing: $$missing"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q tests/python
 
 test-e2e: deps-e2e build-tests

@@ -5,7 +5,12 @@ type QuestionOption = { label: string, description?: string, };
 
 type Intent = { kind: string, approve: string, };
 
-type Context = { project?: string, session?: string, source?: string, };
+type Context = { project?: string, session?: string, source?: string, 
+/**
+ * The machine the agent runs on, set by the door its ask came through (an SSH
+ * forward); absent for this machine.
+ */
+machine?: string, };
 
 type AgentView = { id: string, client: string | null, delegationDepth: number, };
 

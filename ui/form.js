@@ -394,6 +394,7 @@ function originNode(view) {
   if (by) line.append(el("span", { class: "source", text: by }));
   if (c.project) line.append(el("span", { class: "project", text: baseName(c.project), title: c.project }));
   if (c.session) line.append(el("span", { class: "session", text: view.sessionLabel || "", title: c.session }));
+  if (c.machine) line.append(el("span", { class: "machine", text: c.machine, title: tr("window-machine") }));
   if (view.agent) line.append(el("span", { class: "agent-id", text: view.agent.id }));
   return line;
 }

@@ -195,6 +195,7 @@ impl HookInput {
             project: self.cwd().map(str::to_owned),
             session: self.text("session_id").map(str::to_owned),
             source: Some(agent.display_name().to_owned()),
+            machine: None,
         }
     }
 }

@@ -67,7 +67,7 @@ impl Session {
 #[derive(Debug)]
 pub enum Event {
     /// An ask it is offered: reply with [`Answering::claim`] or [`Answering::pass`].
-    Offered(Offer),
+    Offered(Box<Offer>),
     /// An ask it held was withdrawn (the asker left, the server stops).
     Withdrawn(AskKey),
     /// An answer it gave with a claim did not fit; the ask is still its to answer.
@@ -147,7 +147,7 @@ impl Answering {
         let key = self.key(&m.params);
         match (m.id, m.method.as_str()) {
             (Some(id), methods::OFFER) => match serde_json::from_value::<Request>(m.params["request"].clone()) {
-                Ok(request) => Some(Event::Offered(Offer { key, request, id })),
+                Ok(request) => Some(Event::Offered(Box::new(Offer { key, request, id }))),
                 Err(_) => {
                     self.client.respond(&id, Ok(json!({"claim": false})));
                     None

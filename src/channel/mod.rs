@@ -6,6 +6,7 @@
 pub mod answering;
 pub mod asker;
 mod backoff;
+pub mod bridge;
 pub mod client;
 mod connection;
 mod frame;

@@ -95,8 +95,9 @@ pub struct AgentInfo {
 }
 
 /// Where a question comes from, for people and for grouping: the project folder the
-/// agent works in, the agent's own session id, and what kind of agent asks. Free
-/// text, shown and passed on, never used to admit or refuse an ask.
+/// agent works in, the agent's own session id, what kind of agent asks, and the
+/// machine it runs on when that is not this one. Free text, shown and passed on, never
+/// used to admit or refuse an ask.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Context {
@@ -109,16 +110,22 @@ pub struct Context {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub source: Option<String>,
+    /// The machine the agent runs on, set by the door its ask came through (an SSH
+    /// forward); absent for this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub machine: Option<String>,
 }
 
 impl Context {
-    /// Parses `{"project"?, "session"?, "source"?}`; unknown fields are ignored.
+    /// Parses `{"project"?, "session"?, "source"?, "machine"?}`; unknown fields are ignored.
     pub fn from_value(v: &Value, at: &str) -> Result<Self, UserQuestionError> {
         let obj = object(v, at)?;
         Ok(Self {
             project: optional_string(obj, "project", at)?,
             session: optional_string(obj, "session", at)?,
             source: optional_string(obj, "source", at)?,
+            machine: optional_string(obj, "machine", at)?,
         })
     }
 }

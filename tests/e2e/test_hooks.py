@@ -162,3 +162,20 @@ def test_an_mcp_servers_form_shows_its_fields_with_defaults_and_asks_again_what_
     form.find_element(By.XPATH, ".//button[text()='Send']").click()
     assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
                                                       "content": {"region": "eu-1", "replicas": 3, "canary": True}}}
+
+
+def test_a_question_from_another_machine_names_it_in_the_window_and_the_notification(app, sock):
+    from conftest import Agent
+    agent = Agent(sock, "remote-agent")
+    # As `userq ssh`'s door passes it on: the host's name in the context.
+    agent.send("ask", {"agent": agent.ref, "questions": [{"id": "q", "question": "Restart the app?",
+                                                          "options": [{"label": "Yes"}, {"label": "No"}]}],
+                       "context": {"project": "/srv/app", "source": "Claude Code", "machine": "devbox"}})
+    form = form_asking(app, "Restart the app?")
+    machine = form.find_element(By.CSS_SELECTOR, ".origin .machine")
+    assert (machine.get_attribute("textContent"), machine.get_attribute("title")) == (
+        "devbox", "The machine the agent runs on")
+    wait_for(lambda: "Restart the app? (app on devbox)" in notification_log(), "the machine in the notification")
+    form.find_element(By.XPATH, ".//label[.//span[text()='No']]").click()
+    form.find_element(By.CSS_SELECTOR, "button.primary").click()
+    assert agent.reply()["result"] == {"answers": [{"id": "q", "selected": ["No"]}]}

@@ -27,6 +27,7 @@ window-skip = Skip this question
 window-submit = Submit
 window-dismiss = Dismiss
 window-no-agent = No agent
+window-machine = The machine the agent runs on
 window-session = session { $session }
 window-depth = delegation depth { $depth }
 window-group-count =
@@ -49,6 +50,7 @@ tray-quit = Quit
 notice-app = User Questions
 notice-open = Open
 notice-an-agent = an agent
+notice-on-machine = { $who } on { $machine }
 notice-question-from = Question from { $agent }
 notice-more = (+{ $count } more)
 notice-burst =
@@ -74,6 +76,7 @@ answer-heading = ━━ Question { $ask } from { $origin } ━━
 answer-origin-agent-by = { $by }, agent { $agent } (delegation depth { $depth })
 answer-origin-agent = agent { $agent } (delegation depth { $depth })
 answer-origin-local = a local program
+answer-origin-machine = on { $machine }
 answer-origin-project = in { $project }
 answer-origin-session = session { $session }
 answer-choice-other = ✎ Other (type an answer)
@@ -319,3 +322,11 @@ elicit-url-question = { $server } asks you to open a page
 elicit-url-open = Open the page in your browser, and tell the server you did
 elicit-url-host = The page is on **{ $host }**; it is opened only if you say so.
 elicit-no-host = an address that is not a web address
+
+## userq ssh
+
+ssh-forwarding = Forwarding { $host }:{ $path } to this machine: agents there ask here.
+ssh-dropped = The forward to { $host } dropped; making it again.
+ssh-retry = Cannot reach { $host } yet ({ $ssh }); trying again.
+ssh-refused = userq ssh: the forward to { $host } failed: { $ssh }
+ssh-no-userq = Note: { $host } has no userq on its PATH. Install the user-questions package there, or copy the userq binary onto its PATH, for its agents' hooks to reach this machine.

@@ -26,6 +26,7 @@ window-skip = 跳过这个问题
 window-submit = 提交
 window-dismiss = 忽略
 window-no-agent = 无智能体
+window-machine = 智能体所在的机器
 window-session = 会话 { $session }
 window-depth = 委托深度 { $depth }
 window-group-count = { $count } 个问题
@@ -44,6 +45,7 @@ tray-quit = 退出
 notice-app = User Questions
 notice-open = 打开
 notice-an-agent = 一个智能体
+notice-on-machine = { $machine } 上的 { $who }
 notice-question-from = 来自 { $agent } 的问题
 notice-more = （另有 { $count } 个）
 notice-burst = 来自 { $agents } 个智能体的 { $questions } 个新问题
@@ -62,6 +64,7 @@ answer-heading = ━━ 问题 { $ask }，来自 { $origin } ━━
 answer-origin-agent-by = { $by }，智能体 { $agent }（委托深度 { $depth }）
 answer-origin-agent = 智能体 { $agent }（委托深度 { $depth }）
 answer-origin-local = 一个本地程序
+answer-origin-machine = 机器 { $machine }
 answer-origin-project = 项目 { $project }
 answer-origin-session = 会话 { $session }
 answer-choice-other = ✎ 其他（输入回答）
@@ -297,3 +300,11 @@ elicit-url-question = { $server } 请你打开一个网页
 elicit-url-open = 在浏览器中打开该网页，并告诉服务器你已打开
 elicit-url-host = 该网页位于 **{ $host }**；只有你同意才会打开。
 elicit-no-host = 一个不是网址的地址
+
+## userq ssh
+
+ssh-forwarding = 正在把 { $host }:{ $path } 转发到本机：那里的智能体会在这里提问。
+ssh-dropped = 到 { $host } 的转发断开了；正在重新建立。
+ssh-retry = 暂时无法连接 { $host }（{ $ssh }）；稍后重试。
+ssh-refused = userq ssh：到 { $host } 的转发失败：{ $ssh }
+ssh-no-userq = 注意：{ $host } 的 PATH 中没有 userq。请在那里安装 user-questions 软件包，或把 userq 可执行文件放到其 PATH 中，这样那里智能体的钩子才能连到本机。

@@ -142,6 +142,7 @@ mod tests {
                 project: Some("/home/me/shop".into()),
                 session: Some(s.into()),
                 source: Some("Claude Code".into()),
+                machine: None,
             }),
             since: String::new(),
             presentation: Presentation::Form,

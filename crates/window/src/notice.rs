@@ -17,11 +17,15 @@ pub fn escape(text: &str) -> String {
 /// Who asks, as a person knows them: the kind of agent and its project when the ask
 /// says ("Claude Code (shop)"), else the agent's id.
 pub fn asked_by(view: &AskView, text: &Text) -> String {
-    match project_name(view) {
+    let who = match project_name(view) {
         Some(project) if view.context.as_ref().is_some_and(|c| c.source.is_some()) => {
             format!("{} ({project})", agent_name(view, text))
         }
         _ => agent_name(view, text),
+    };
+    match view.context.as_ref().and_then(|c| c.machine.as_deref()) {
+        Some(machine) => text.tr_args("notice-on-machine", &[("who", (&who).into()), ("machine", machine.into())]),
+        None => who,
     }
 }
 
@@ -83,8 +87,15 @@ pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
                 1 => String::new(),
                 n => format!(" {}", text.tr_args("notice-more", &[("count", (n - 1).into())])),
             };
-            let project = project_name(one).map(|p| format!(" ({p})")).unwrap_or_default();
-            (title, format!("{question}{more}{project}"))
+            let machine = one.context.as_ref().and_then(|c| c.machine.as_deref());
+            let place = match (project_name(one), machine) {
+                (Some(p), Some(m)) => text.tr_args("notice-on-machine", &[("who", p.into()), ("machine", m.into())]),
+                (Some(p), None) => p.to_owned(),
+                (None, Some(m)) => m.to_owned(),
+                (None, None) => String::new(),
+            };
+            let place = if place.is_empty() { place } else { format!(" ({place})") };
+            (title, format!("{question}{more}{place}"))
         }
         many => {
             let agents: HashSet<String> = many.iter().map(|v| agent_name(v, text)).collect();
@@ -169,6 +180,7 @@ mod tests {
             project: Some("/home/me/shop".into()),
             session: Some("s1".into()),
             source: Some("Claude Code".into()),
+            machine: None,
         });
         assert_eq!(quick_answers(&v), ["Allow", "Deny"]);
         let zh = Text::for_tag("zh-CN");
@@ -176,6 +188,11 @@ mod tests {
         let en = Text::for_tag("en");
         assert_eq!(text_for(&[&v], &en), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
         assert_eq!(asked_by(&v, &en), "Claude Code (shop)");
+        // A question that came through an SSH forward names its machine.
+        v.context.as_mut().unwrap().machine = Some("devbox".into());
+        assert_eq!(asked_by(&v, &en), "Claude Code (shop) on devbox");
+        assert_eq!(text_for(&[&v], &en).1, "Deploy <now>? (shop on devbox)");
+        assert_eq!(asked_by(&v, &Text::for_tag("zh-CN")), "devbox 上的 Claude Code (shop)");
         assert_eq!(asked_by(&view("a", "bot", &[], false), &en), "bot");
     }
 }

@@ -193,6 +193,9 @@ fn origin(request: &Request) -> String {
     if let Some(session) = &context.session {
         parts.push(tr().tr_args("answer-origin-session", &[("session", session.into())]));
     }
+    if let Some(machine) = &context.machine {
+        parts.push(tr().tr_args("answer-origin-machine", &[("machine", machine.into())]));
+    }
     parts.join(" · ")
 }
 

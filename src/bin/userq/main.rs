@@ -9,6 +9,7 @@ mod history;
 mod hook;
 mod serve;
 mod setup;
+mod ssh;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +35,7 @@ Examples:
   userq mcp                                     an MCP server on stdio for any MCP client
   userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen)
   userq doctor                                  check each agent's hooks and the server
+  userq ssh devbox                              agents on devbox ask here, over SSH (Ctrl-C stops)
 
 The socket is $USERQ_SOCKET, else $XDG_RUNTIME_DIR/user-questions/userq.sock,
 else <temp dir>/user-questions-<uid>/userq.sock.";
@@ -84,6 +86,11 @@ on stderr, for example the person dismissed it); 2 a usage error; 3 no server is
     #[command(after_help = "Exit status: 0 all is well; 1 something is wrong (hooks that setup would still \
 change, settings that cannot be read, or no server answering).")]
     Doctor(doctor::DoctorArgs),
+    /// Let agents on another host ask here: a reverse forward of this socket over SSH.
+    #[command(after_help = "The host's `userq hook`, `userq ask` and `userq mcp` then reach this machine's \
+window; their questions name the host. Needs `ssh` here and `userq` on the host (its package, or the binary on \
+its PATH). Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 the first forward failed (ssh's reason on stderr).")]
+    Ssh(ssh::SshArgs),
     /// What was asked and how it ended, from the history file (no server needed).
     History(history::HistoryArgs),
     /// Remembered answers: questions answered at once, as you decided before.
@@ -137,6 +144,7 @@ fn main() -> ExitCode {
             Command::Answer(args) => answer::run(socket, args).await,
             Command::Pending { json } => pending(socket, json).await,
             Command::Hook { agent } => hook::run(socket, agent).await,
+            Command::Ssh(args) => ssh::run(socket, args).await,
             Command::Setup(args) => setup::run(args),
             Command::Doctor(args) => doctor::run(socket, args).await,
             Command::History(args) => history::run(args),

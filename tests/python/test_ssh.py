@@ -1,0 +1,189 @@
+"""`userq ssh`: agents on another host ask here, through a real `sshd` (Debian's
+openssh-server) on a loopback port with keys of the test's own. The "host" is this
+machine seen through sshd, with a socket path of its own (sshd's SetEnv gives its
+sessions USERQ_SOCKET, as a host's own environment would); the hook "on the host"
+runs with that path. The local server and a protocol answerer play this desk."""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import USERQ, Answerer
+
+SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+
+
+def wait_until(check, what, timeout):
+    """Polls `check` until it returns something true; fails naming `what`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def host(tmp_path):
+    """A host over SSH: its sshd, the key to reach it, the socket its sessions use."""
+    keys = tmp_path / "keys"
+    keys.mkdir(mode=0o700)
+    for name in ("host", "client"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(keys / name)], check=True)
+    shutil.copy(keys / "client.pub", keys / "authorized_keys")
+    remote_dir = tmp_path / "host-runtime"
+    remote_socket = remote_dir / "userq.sock"
+    port = free_port()
+    config = tmp_path / "sshd_config"
+    config.write_text("\n".join([
+        "Port %d" % port, "ListenAddress 127.0.0.1", "HostKey %s" % (keys / "host"),
+        "AuthorizedKeysFile %s" % (keys / "authorized_keys"), "PasswordAuthentication no",
+        "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", "PermitRootLogin prohibit-password",
+        "AllowStreamLocalForwarding yes", "PidFile %s" % (tmp_path / "sshd.pid"),
+        "SetEnv USERQ_SOCKET=%s" % remote_socket, "LogLevel ERROR", ""]))
+    os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation folder, when run as root
+    sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: _listening(port), "sshd listening", timeout=10)
+    options = ["-p", str(port), "-i", str(keys / "client"), "-o", "StrictHostKeyChecking=no",
+               "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes"]
+    yield {"options": options, "socket": remote_socket, "port": port}
+    sshd.terminate()
+    sshd.wait(5)
+
+
+def _listening(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+def userq_ssh(sock, host, *extra):
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    return subprocess.Popen([USERQ, "ssh", "127.0.0.1", "--name", "devbox", *extra, "--", *host["options"]],
+                            env=env, stderr=subprocess.PIPE, text=True)
+
+
+def hook_on_host(host, hook_input):
+    env = dict(os.environ, USERQ_SOCKET=str(host["socket"]))
+    p = subprocess.Popen([USERQ, "hook", "claude-code"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stdin.write(json.dumps(hook_input))
+    p.stdin.close()
+    return p
+
+
+BASH = {"session_id": "s-remote", "cwd": "/srv/app", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+        "tool_input": {"command": "systemctl restart app", "description": "Restart the app"}}
+
+
+def decision(p, timeout=20):
+    p.wait(timeout)
+    assert p.returncode == 0, p.stderr.read()
+    return json.loads(p.stdout.read())
+
+
+def forwarded(host):
+    """Waits for the host's socket to answer (the forward made)."""
+    def up():
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(str(host["socket"]))
+            s.close()
+            return True
+        except OSError:
+            return False
+    wait_until(up, "the forward on the host", timeout=20)
+
+
+def ssh_child(parent):
+    """The `ssh -R` process that holds the forward."""
+    def find():
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    stat = Path("/proc/%s/stat" % pid).read_text()
+                    cmdline = Path("/proc/%s/cmdline" % pid).read_bytes().split(b"\0")
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == parent.pid and b"ExitOnForwardFailure=yes" in cmdline:
+                    return int(pid)
+        return None
+    return wait_until(find, "the forward's ssh", timeout=10)
+
+
+def test_a_hook_on_the_host_is_answered_here_and_says_where_it_came_from(sock, host):
+    bridge = userq_ssh(sock, host)
+    try:
+        forwarded(host)
+        person = Answerer(sock, name="person")
+        hook = hook_on_host(host, BASH)
+        offer = person.expect("questions/offer")
+        request = offer["params"]["request"]
+        assert request["context"] == {"project": "/srv/app", "session": "s-remote", "source": "Claude Code",
+                                      "machine": "devbox"}
+        person.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
+        assert decision(hook) == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                         "decision": {"behavior": "allow"}}}
+    finally:
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(10)
+    assert bridge.returncode == 0, bridge.stderr.read()
+
+
+def test_a_stale_socket_on_the_host_is_replaced(sock, host):
+    host["socket"].parent.mkdir(mode=0o700, exist_ok=True)
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(str(host["socket"]))
+    stale.close()  # a socket file nobody listens on, as a dropped forward leaves
+    bridge = userq_ssh(sock, host)
+    try:
+        forwarded(host)
+    finally:
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(10)
+
+
+def test_the_connection_killed_mid_question_comes_back_and_the_ask_survives(sock, host):
+    bridge = userq_ssh(sock, host)
+    try:
+        forwarded(host)
+        person = Answerer(sock, name="person")
+        hook = hook_on_host(host, BASH)
+        first = person.expect("questions/offer")
+        person.reply(first, {"claim": True})
+        os.kill(ssh_child(bridge), signal.SIGKILL)  # the connection drops mid-question
+        person.expect("questions/withdraw")
+        # The forward is made again, and the hook on the host asks again.
+        again = person.expect("questions/offer", timeout=30)
+        assert again["params"]["request"]["questions"][0]["question"] == "Run this command?"
+        person.reply(again, {"answer": {"answers": [{"id": "permission", "selected": [], "custom": "not now"}]}})
+        assert decision(hook)["hookSpecificOutput"]["decision"] == {"behavior": "deny", "message": "not now"}
+    finally:
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(10)
+
+
+def test_a_forward_the_host_refuses_ends_with_ssh_s_words(sock, host):
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    bad = [o for o in host["options"]]
+    bad[bad.index("-i") + 1] = "/nonexistent-key"
+    out = subprocess.run([USERQ, "ssh", "127.0.0.1", "--", *bad, "-o", "BatchMode=yes", "-o", "PubkeyAuthentication=no"],
+                         env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1
+    assert "Permission denied" in out.stderr, out.stderr
