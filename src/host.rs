@@ -19,12 +19,15 @@ use crate::UserQuestions;
 pub struct Config {
     /// The folder of the history; `None` keeps none.
     pub history: Option<PathBuf>,
+    /// Uids admitted besides this user's (a container's root the person trusts).
+    pub trusted_uids: Vec<u32>,
 }
 
 impl Config {
-    /// The history where the environment puts it (`history::default_dir`).
-    pub fn from_env() -> Self {
-        Self { history: history::default_dir() }
+    /// The history where the environment puts it (`history::default_dir`), and the
+    /// uids `USERQ_TRUST_UIDS` names; a list that is not uids is an error naming it.
+    pub fn from_env() -> Result<Self, String> {
+        Ok(Self { history: history::default_dir(), trusted_uids: crate::channel::peer::trusted_uids()? })
     }
 }
 
@@ -33,6 +36,7 @@ pub struct Host {
     pub service: UserQuestions,
     /// The history kept, and what is wrong with it, if anything.
     pub history: Option<Installed>,
+    trusted_uids: Vec<u32>,
 }
 
 impl Host {
@@ -41,13 +45,14 @@ impl Host {
     pub fn start(config: &Config) -> Self {
         let service = UserQuestions::new();
         let history = history::install_in(&service, config.history.clone());
-        Self { service, history }
+        Self { service, history, trusted_uids: config.trusted_uids.clone() }
     }
 
     /// Serves the socket until `shutdown` resolves; then every pending ask ends with
     /// `SHUTTING_DOWN` and the socket file is removed.
     pub fn serve(&self, listener: UnixListener, shutdown: impl Future<Output = ()>) -> impl Future<Output = ()> {
-        server::run(listener, self.service.clone(), shutdown)
+        let admission = server::Admission { trusted: self.trusted_uids.clone(), ..Default::default() };
+        server::run_with(listener, self.service.clone(), shutdown, admission)
     }
 }
 

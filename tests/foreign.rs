@@ -124,3 +124,66 @@ async fn clients_refuse_a_server_run_by_another_user() {
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
     assert!(out.stderr.contains("refusing the server"), "{}", out.stderr);
 }
+
+/// The person's server, run as `uid` in a folder of theirs inside `dir`, with `env`.
+async fn their_server(dir: &Path, uid: u32, env: &[(&str, &str)]) -> (std::path::PathBuf, tokio::process::Child) {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o711)).unwrap();
+    let theirs = dir.join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o700)).unwrap();
+    chown(&theirs, uid);
+    let socket = theirs.join("userq.sock");
+    let mut server = tokio::process::Command::new("setpriv");
+    server
+        .args(["--reuid", &uid.to_string(), "--regid", &uid.to_string(), "--clear-groups", "--"])
+        .arg(env!("CARGO_BIN_EXE_userq"))
+        .arg("serve")
+        .env("USERQ_SOCKET", &socket)
+        .env("USERQ_DATA_DIR", theirs.join("data"))
+        .envs(env.iter().copied())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let server = server.spawn().unwrap();
+    for _ in 0..500 {
+        if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    (socket, server)
+}
+
+/// A container's root (rootful Docker: uid 0 in it is uid 0 here) asking the person's
+/// server, whose socket folder is mounted into it: let in only where both sides were
+/// told to trust the other.
+#[tokio::test]
+async fn a_containers_root_asks_only_where_both_sides_trust_it() {
+    let person = stranger();
+    let (dir, _) = temp_socket();
+    let (socket, _server) = their_server(dir.path(), person, &[("USERQ_TRUST_UIDS", "0")]).await;
+    let mut answering = answerer(&socket, json!("any")).await;
+    let mut ask = userq(&socket);
+    ask.env("USERQ_SERVER_UID", person.to_string()).args(["ask", "Deploy?", "--option", "Yes", "--option", "No"]);
+    let asking = ask.spawn().unwrap();
+    let offer = answering.expect("questions/offer").await;
+    answering.reply(&offer["id"], json!({"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})).await;
+    let out = finish(asking).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap()["answers"][0]["selected"],
+        json!(["Yes"])
+    );
+    // Without the server's word, the container's root is shut out.
+    let (dir, _) = temp_socket();
+    let (socket, _server) = their_server(dir.path(), person, &[]).await;
+    let mut ask = userq(&socket);
+    ask.env("USERQ_SERVER_UID", person.to_string()).args(["pending"]);
+    let out = finish(ask.spawn().unwrap()).await;
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    // A list that is not uids is named, and nothing is served.
+    let out =
+        finish(userq(&dir.path().join("x.sock")).env("USERQ_TRUST_UIDS", "0,root").arg("serve").spawn().unwrap()).await;
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("USERQ_TRUST_UIDS: \"root\" is not a uid"), "{}", out.stderr);
+    assert!(!dir.path().join("x.sock").exists());
+}

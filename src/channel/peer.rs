@@ -2,7 +2,10 @@
 //! whoever answers the socket decides for them, so both ends check the other as
 //! ssh-agent and tmux do: the server listens only in a folder that is its user's
 //! alone, and closes connections from other users; every client refuses a server run
-//! by another user.
+//! by another user. A container whose processes run as another uid (root, under a
+//! rootful Docker) is let in only where the person said so, on each side: the server
+//! admits the uids in `USERQ_TRUST_UIDS`, and a client admits a server of the uid in
+//! `USERQ_SERVER_UID`.
 
 use std::io;
 use std::os::unix::fs::MetadataExt;
@@ -18,6 +21,25 @@ pub fn own_uid() -> u32 {
 /// (`SO_PEERCRED` on Linux, `getpeereid` on macOS, through tokio).
 pub fn peer_uid(stream: &tokio::net::UnixStream) -> io::Result<u32> {
     stream.peer_cred().map(|c| c.uid())
+}
+
+/// The uids besides its own a server admits: `USERQ_TRUST_UIDS`, comma-separated.
+pub fn trusted_uids() -> Result<Vec<u32>, String> {
+    uids_from(std::env::var("USERQ_TRUST_UIDS").unwrap_or_default().as_str(), "USERQ_TRUST_UIDS")
+}
+
+/// The uid besides its own whose server a client admits: `USERQ_SERVER_UID`.
+pub fn trusted_server_uid() -> Option<u32> {
+    std::env::var("USERQ_SERVER_UID").ok()?.trim().parse().ok()
+}
+
+/// `0, 1001` → `[0, 1001]`; a word that is not a uid is named.
+pub fn uids_from(list: &str, name: &str) -> Result<Vec<u32>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(|u| u.parse().map_err(|_| format!("{name}: {u:?} is not a uid")))
+        .collect()
 }
 
 /// Why a folder may not hold the socket, or `None` when it is this user's alone.

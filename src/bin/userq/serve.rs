@@ -11,6 +11,10 @@ pub async fn run(socket: PathBuf) -> ExitCode {
     // Handlers first: a SIGTERM that comes as soon as the socket exists stops cleanly.
     let mut term = signal(SignalKind::terminate()).expect("a SIGTERM handler");
     let mut int = signal(SignalKind::interrupt()).expect("a SIGINT handler");
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => return crate::fail(2, &format!("userq serve: {e}")),
+    };
     let listener = match server::bind(&socket) {
         Ok(l) => l,
         Err(e @ BindError::AlreadyRunning(_)) => {
@@ -26,7 +30,10 @@ pub async fn run(socket: PathBuf) -> ExitCode {
         }
         tracing::info!("stopping: pending asks end with SHUTTING_DOWN");
     };
-    let host = Host::start(&Config::from_env());
+    if !config.trusted_uids.is_empty() {
+        tracing::info!("also admitting uids {:?} (USERQ_TRUST_UIDS)", config.trusted_uids);
+    }
+    let host = Host::start(&config);
     if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
         tracing::info!("history in {}", history.display());
     }
