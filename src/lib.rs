@@ -19,6 +19,7 @@ pub mod history;
 pub mod host;
 pub mod mcp;
 pub mod model;
+pub mod review;
 pub mod service;
 pub mod tool;
 pub mod wording;

@@ -7,14 +7,14 @@
 use user_questions_i18n::Text;
 
 use crate::model::labels::{
-    ALLOW, APPROVE, APPROVE_EDITS, DECLINE, DENY, ELICITATION, OPEN, PERMISSION, PLAN_HEADER, PLAN_QUESTION,
-    PLAN_REVIEW, REVISE, SEND,
+    ALLOW, APPROVE, APPROVE_EDITS, CODE_REVIEW, DECLINE, DENY, ELICITATION, OPEN, PERMISSION, PLAN_HEADER,
+    PLAN_QUESTION, PLAN_REVIEW, REQUEST_CHANGES, REVIEW_HEADER, REVIEW_QUESTION, REVISE, SEND,
 };
 use crate::model::{Intent, Question, QuestionOption};
 
 /// The product's own labels, by intent, and the messages that show each and its
 /// description.
-const OWN: [(&str, &str, &str, &str); 8] = [
+const OWN: [(&str, &str, &str, &str); 10] = [
     (PERMISSION, ALLOW, "label-allow", "label-allow-description"),
     (PERMISSION, DENY, "label-deny", "label-deny-description"),
     (PLAN_REVIEW, APPROVE, "label-approve", "label-approve-description"),
@@ -23,6 +23,8 @@ const OWN: [(&str, &str, &str, &str); 8] = [
     (ELICITATION, SEND, "label-send", ""),
     (ELICITATION, DECLINE, "label-decline", ""),
     (ELICITATION, OPEN, "label-open", ""),
+    (CODE_REVIEW, APPROVE, "label-approve", "label-approve-changes-description"),
+    (CODE_REVIEW, REQUEST_CHANGES, "label-request-changes", "label-request-changes-description"),
 ];
 
 /// One option of a question with `intent`, as the person sees it.
@@ -54,10 +56,15 @@ pub fn shown_title(
     header: Option<&str>,
     text: &Text,
 ) -> (String, Option<String>) {
-    let ours = intent.is_some_and(|i| i.kind == PLAN_REVIEW);
-    let question = if ours && question == PLAN_QUESTION { text.tr("label-plan-question") } else { question.to_owned() };
+    let kind = intent.map(|i| i.kind.as_str());
+    let (ours, own_header) = match kind {
+        Some(PLAN_REVIEW) => ((PLAN_QUESTION, "label-plan-question"), (PLAN_HEADER, "label-plan-header")),
+        Some(CODE_REVIEW) => ((REVIEW_QUESTION, "label-review-question"), (REVIEW_HEADER, "label-review-header")),
+        _ => return (question.to_owned(), header.map(str::to_owned)),
+    };
+    let question = if question == ours.0 { text.tr(ours.1) } else { question.to_owned() };
     let header = match header {
-        Some(h) if ours && h == PLAN_HEADER => Some(text.tr("label-plan-header")),
+        Some(h) if h == own_header.0 => Some(text.tr(own_header.1)),
         other => other.map(str::to_owned),
     };
     (question, header)

@@ -22,3 +22,10 @@ pub const SEND: &str = "Send";
 pub const DECLINE: &str = "Decline";
 /// A server's request to open a page (MCP's URL mode): open it, or decline.
 pub const OPEN: &str = "Open";
+
+/// Changed code under review (the seed's "diff-preview confirmation"): Approve, or
+/// Request changes with the review.
+pub const CODE_REVIEW: &str = "code-review";
+pub const REQUEST_CHANGES: &str = "Request changes";
+pub const REVIEW_QUESTION: &str = "Approve these changes?";
+pub const REVIEW_HEADER: &str = "Code review";

@@ -220,6 +220,11 @@ hook-rule = Adds the rule { $where ->
     }
 hook-no-plan = (Claude Code sent no plan text.)
 hook-plan-file = Plan file:
+label-approve-changes-description = The changes are good as they are
+label-request-changes = Request changes
+label-request-changes-description = The agent goes on working, with your comments
+label-review-question = Approve these changes?
+label-review-header = Code review
 label-plan-question = Approve this plan?
 label-plan-header = Plan review
 

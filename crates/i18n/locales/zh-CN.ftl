@@ -207,6 +207,11 @@ hook-rule = 添加规则：{ $where ->
     }
 hook-no-plan = （Claude Code 没有发送计划文本。）
 hook-plan-file = 计划文件：
+label-approve-changes-description = 这些改动可以保持原样
+label-request-changes = 要求修改
+label-request-changes-description = 智能体会带着你的评论继续工作
+label-review-question = 批准这些改动吗？
+label-review-header = 代码审阅
 label-plan-question = 批准这个计划吗？
 label-plan-header = 计划审阅
 
