@@ -335,3 +335,11 @@ ssh-dropped = The forward to { $host } dropped; making it again.
 ssh-retry = Cannot reach { $host } yet ({ $ssh }); trying again.
 ssh-refused = userq ssh: the forward to { $host } failed: { $ssh }
 ssh-no-userq = Note: { $host } has no userq on its PATH. Install the user-questions package there, or copy the userq binary onto its PATH, for its agents' hooks to reach this machine.
+
+## userq review
+
+review-nothing = Nothing to review: no changes.
+review-approved = Approved.
+review-skipped = userq review: the review was skipped; no decision.
+review-interrupted = userq review: interrupted; the question was withdrawn.
+review-no-repo = not in a git repository (pipe a diff in instead)

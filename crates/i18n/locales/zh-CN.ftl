@@ -313,3 +313,11 @@ ssh-dropped = 到 { $host } 的转发断开了；正在重新建立。
 ssh-retry = 暂时无法连接 { $host }（{ $ssh }）；稍后重试。
 ssh-refused = userq ssh：到 { $host } 的转发失败：{ $ssh }
 ssh-no-userq = 注意：{ $host } 的 PATH 中没有 userq。请在那里安装 user-questions 软件包，或把 userq 可执行文件放到其 PATH 中，这样那里智能体的钩子才能连到本机。
+
+## userq review
+
+review-nothing = 没有可审阅的内容：没有改动。
+review-approved = 已批准。
+review-skipped = userq review：审阅被跳过；没有决定。
+review-interrupted = userq review：已中断；问题已撤回。
+review-no-repo = 不在 git 仓库中（也可以通过管道传入 diff）

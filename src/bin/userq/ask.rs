@@ -107,7 +107,7 @@ impl AskArgs {
 }
 
 /// `<calling program>-<pid>-<random>`: names who asked, and never collides.
-fn default_agent_id() -> String {
+pub fn default_agent_id() -> String {
     let parent = std::fs::read_to_string(format!("/proc/{}/comm", std::os::unix::process::parent_id()))
         .map(|s| s.trim().to_owned())
         .ok()

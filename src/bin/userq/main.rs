@@ -7,6 +7,7 @@ mod ask;
 mod doctor;
 mod history;
 mod hook;
+mod review;
 mod serve;
 mod setup;
 mod ssh;
@@ -35,6 +36,7 @@ Examples:
   userq mcp                                     an MCP server on stdio for any MCP client
   userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen)
   userq doctor                                  check each agent's hooks and the server
+  userq review                                  ask for a review of the working tree's changes
   userq ssh devbox                              agents on devbox ask here, over SSH (Ctrl-C stops)
 
 The socket is $USERQ_SOCKET, else $XDG_RUNTIME_DIR/user-questions/userq.sock,
@@ -86,6 +88,12 @@ on stderr, for example the person dismissed it); 2 a usage error; 3 no server is
     #[command(after_help = "Exit status: 0 all is well; 1 something is wrong (hooks that setup would still \
 change, settings that cannot be read, or no server answering).")]
     Doctor(doctor::DoctorArgs),
+    /// Ask for a review of changes (the working tree's, --staged, --base REF, or a diff
+    /// on stdin); print the feedback.
+    #[command(after_help = "Exit status: 0 approved (or nothing to review); 1 changes requested (the review \
+on stdout, worded for an agent to act on); 2 a usage error or no git repository; 3 no server is running; 130 \
+interrupted (the question is withdrawn).")]
+    Review(review::ReviewArgs),
     /// Let agents on another host ask here: a reverse forward of this socket over SSH.
     #[command(after_help = "The host's `userq hook`, `userq ask` and `userq mcp` then reach this machine's \
 window; their questions name the host. Needs `ssh` here and `userq` on the host (its package, or the binary on \
@@ -145,6 +153,7 @@ fn main() -> ExitCode {
             Command::Pending { json } => pending(socket, json).await,
             Command::Hook { agent } => hook::run(socket, agent).await,
             Command::Ssh(args) => ssh::run(socket, args).await,
+            Command::Review(args) => review::run(socket, args).await,
             Command::Setup(args) => setup::run(args),
             Command::Doctor(args) => doctor::run(socket, args).await,
             Command::History(args) => history::run(args),
