@@ -133,9 +133,9 @@ pub fn parse(diff: &str) -> Vec<File> {
                     file.path = p;
                 }
             }
-        } else if raw.starts_with("--- ") {
+        } else if let Some(path) = raw.strip_prefix("--- ") {
             // A plain unified diff, with no `diff --git` line: its file starts here.
-            files.push(File::new(side(&raw[4..], "a/").unwrap_or_default()));
+            files.push(File::new(side(path, "a/").unwrap_or_default()));
         }
     }
     files
