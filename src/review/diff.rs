@@ -104,6 +104,9 @@ pub fn parse(diff: &str) -> Vec<File> {
         }
         if let Some(rest) = raw.strip_prefix("diff --git ") {
             files.push(File::new(git_paths(rest).1));
+        } else if let Some(path) = raw.strip_prefix("--- ").filter(|_| files.last().is_none_or(|f| !f.hunks.is_empty())) {
+            // A plain unified diff, with no `diff --git` line: its next file starts here.
+            files.push(File::new(side(path, "a/").unwrap_or_default()));
         } else if let Some(header) = raw.strip_prefix("@@ ") {
             let Some((old, new)) = hunk_ranges(header) else { continue };
             if files.is_empty() {
@@ -133,9 +136,6 @@ pub fn parse(diff: &str) -> Vec<File> {
                     file.path = p;
                 }
             }
-        } else if let Some(path) = raw.strip_prefix("--- ") {
-            // A plain unified diff, with no `diff --git` line: its file starts here.
-            files.push(File::new(side(path, "a/").unwrap_or_default()));
         }
     }
     files
@@ -240,6 +240,13 @@ index 3b18e51..0000000
         assert_eq!(files[0].path, "x");
         assert_eq!(files[0].hunks[0].lines[0].text, "-- not a header");
         assert_eq!((files[0].added, files[0].removed), (1, 1));
+    }
+
+    #[test]
+    fn a_plain_unified_diff_of_two_files_is_two_files() {
+        let files = parse("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- y.orig\t2026-01-01\n+++ y\t2026-01-02\n@@ -0,0 +1 @@\n+c\n");
+        let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(names, ["x", "y"]);
     }
 
     #[test]
