@@ -270,7 +270,14 @@ fn toml_settings() -> impl Strategy<Value = String> {
 }
 
 fn setup(agent: Agent, home: &std::path::Path, remove: bool) -> Vec<setup::FileChange> {
-    let s = Setup { agent, home: home.to_owned(), project: None, userq: PathBuf::from("/usr/bin/userq"), remove };
+    let s = Setup {
+        agent,
+        home: home.to_owned(),
+        project: None,
+        userq: PathBuf::from("/usr/bin/userq"),
+        remove,
+        review_changes: false,
+    };
     let changes = s.plan().unwrap();
     setup::apply(&changes).unwrap();
     changes
@@ -279,8 +286,14 @@ fn setup(agent: Agent, home: &std::path::Path, remove: bool) -> Vec<setup::FileC
 /// The settings files setup edits for `agent` (not the files wholly its own), learnt
 /// from its plan in an empty home.
 fn settings_files(agent: Agent, home: &std::path::Path) -> Vec<PathBuf> {
-    let s =
-        Setup { agent, home: home.to_owned(), project: None, userq: PathBuf::from("/usr/bin/userq"), remove: false };
+    let s = Setup {
+        agent,
+        home: home.to_owned(),
+        project: None,
+        userq: PathBuf::from("/usr/bin/userq"),
+        remove: false,
+        review_changes: false,
+    };
     s.plan().unwrap().into_iter().filter(|c| !c.what.contains(&setup::Step::WroteFile)).map(|c| c.path).collect()
 }
 

@@ -132,3 +132,68 @@ async fn staged_a_base_a_piped_diff_and_nothing_to_review() {
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("not in a git repository"), "{}", out.stderr);
 }
+
+/// Claude Code's `Stop` hook input, as its hooks reference shows it.
+fn stop(repo: &Path, active: bool) -> serde_json::Value {
+    json!({"session_id": "s-stop", "transcript_path": "/tmp/t.jsonl", "cwd": repo, "permission_mode": "default",
+           "hook_event_name": "Stop", "stop_hook_active": active})
+}
+
+async fn hook_stop(socket: &Path, input: &serde_json::Value) -> tokio::process::Child {
+    let mut child = userq(socket).args(["hook", "claude-code"]).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).await.unwrap();
+    drop(stdin);
+    child
+}
+
+#[tokio::test]
+async fn claude_code_stopping_has_its_changes_reviewed_and_only_what_changed_since_next_time() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let repo = repository();
+    let child = hook_stop(&socket, &stop(repo.path(), false)).await;
+    let offer = person.expect("questions/offer").await;
+    let detail = offer["params"]["request"]["questions"][0]["detail"].as_str().unwrap().to_owned();
+    assert!(detail.contains("cart.py") && detail.contains("notes.md"), "{detail}");
+    assert_eq!(offer["params"]["request"]["context"]["source"], "Claude Code");
+    person
+        .reply(
+            &offer["id"],
+            json!({"answer": {"answers": [{"id": "review", "selected": [], "custom": "Name it quantity."}]}}),
+        )
+        .await;
+    let out = finish(child).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let decision: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(decision["decision"], "block", "Claude goes on working");
+    assert!(decision["reason"].as_str().unwrap().ends_with("\n\nName it quantity."), "{decision}");
+
+    // It stops again having changed nothing: no question, it stops.
+    let out = finish(hook_stop(&socket, &stop(repo.path(), true)).await).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{}", out.stderr);
+
+    // It changes one more thing: only that is asked about; Approve lets it stop.
+    std::fs::write(
+        repo.path().join("cart.py"),
+        "def total(items):\n    return sum(i.price * i.quantity for i in items)\n",
+    )
+    .unwrap();
+    let child = hook_stop(&socket, &stop(repo.path(), true)).await;
+    let offer = person.expect("questions/offer").await;
+    let detail = offer["params"]["request"]["questions"][0]["detail"].as_str().unwrap().to_owned();
+    assert!(detail.contains("-    return sum(i.price * i.n for i in items)"), "since the last review: {detail}");
+    assert!(!detail.contains("notes.md"), "already reviewed: {detail}");
+    person.reply(&offer["id"], json!({"answer": {"answers": [{"id": "review", "selected": ["Approve"]}]}})).await;
+    let out = finish(child).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{}", out.stderr);
+
+    // Outside a repository, or with no server, it simply stops.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = finish(hook_stop(&socket, &stop(elsewhere.path(), false)).await).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+    std::fs::write(repo.path().join("notes.md"), "# Notes, more\n").unwrap();
+    let out = finish(hook_stop(&repo.path().join("no.sock"), &stop(repo.path(), false)).await).await;
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+}

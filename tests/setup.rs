@@ -344,3 +344,21 @@ async fn doctor_finds_hooks_missing_current_and_stale_and_a_server_that_does_not
     let (code, report) = doctor(&home, &socket).await;
     assert_eq!((code, &report["agents"][0]["hooks"]), (Some(1), &json!("stale")), "{report}");
 }
+
+#[tokio::test]
+async fn claude_code_reviews_its_changes_on_stop_only_when_asked() {
+    let home = Home::new();
+    home.setup(&["claude-code"]).await;
+    assert!(home.json(".claude/settings.json")["hooks"].get("Stop").is_none(), "opt-in");
+    let out = home.setup(&["claude-code", "--review-changes"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        home.json(".claude/settings.json")["hooks"]["Stop"],
+        json!([{"hooks": [{"type": "command", "command": format!("{} hook claude-code", userq_path()), "timeout": 86400}]}])
+    );
+    home.setup(&["claude-code", "--remove"]).await;
+    assert_eq!(home.json(".claude/settings.json"), json!({}), "removal takes the review's hook out too");
+    let out = home.setup(&["codex", "--review-changes"]).await;
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("--review-changes is for claude-code"), "{}", out.stderr);
+}

@@ -30,7 +30,7 @@ impl Integration for ClaudeCode {
     }
 
     fn events(&self) -> &'static str {
-        "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms)"
+        "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); Stop (a review of the changes, with setup --review-changes)"
     }
 
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
@@ -48,11 +48,15 @@ impl Integration for ClaudeCode {
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let base = setup.project.as_deref().unwrap_or(&setup.home);
         let handler = handler(&setup.command(), DAY_SECS);
-        let groups = [
+        let mut groups = vec![
             ("PermissionRequest", json!({"hooks": [handler]})),
             ("PreToolUse", json!({"matcher": "^AskUserQuestion$", "hooks": [handler]})),
             ("Elicitation", json!({"hooks": [handler]})),
         ];
+        // Removal takes every hook of ours out, the review's included.
+        if setup.review_changes || setup.remove {
+            groups.push(("Stop", json!({"hooks": [handler]})));
+        }
         let edit = JsonEdit { groups: &groups, ..Default::default() };
         Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())
     }
@@ -81,6 +85,7 @@ pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookI
             })
         }
         "Elicitation" => Ok(Some(super::elicitation::ask_from(hook, words)?)),
+        "Stop" => Ok(super::stop_review::ask_from(hook)),
         _ => Ok(None),
     }
 }

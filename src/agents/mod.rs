@@ -17,6 +17,7 @@ pub mod patch;
 pub mod permission;
 pub mod qwen;
 pub mod setup;
+pub mod stop_review;
 
 use serde_json::{Map, Value};
 

@@ -52,6 +52,8 @@ pub struct Setup {
     /// `userq`, by its absolute path.
     pub userq: PathBuf,
     pub remove: bool,
+    /// Claude Code: also review the changes when it stops (`--review-changes`).
+    pub review_changes: bool,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -104,7 +104,8 @@ pub fn parse(diff: &str) -> Vec<File> {
         }
         if let Some(rest) = raw.strip_prefix("diff --git ") {
             files.push(File::new(git_paths(rest).1));
-        } else if let Some(path) = raw.strip_prefix("--- ").filter(|_| files.last().is_none_or(|f| !f.hunks.is_empty())) {
+        } else if let Some(path) = raw.strip_prefix("--- ").filter(|_| files.last().is_none_or(|f| !f.hunks.is_empty()))
+        {
             // A plain unified diff, with no `diff --git` line: its next file starts here.
             files.push(File::new(side(path, "a/").unwrap_or_default()));
         } else if let Some(header) = raw.strip_prefix("@@ ") {
@@ -244,7 +245,9 @@ index 3b18e51..0000000
 
     #[test]
     fn a_plain_unified_diff_of_two_files_is_two_files() {
-        let files = parse("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- y.orig\t2026-01-01\n+++ y\t2026-01-02\n@@ -0,0 +1 @@\n+c\n");
+        let files = parse(
+            "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- y.orig\t2026-01-01\n+++ y\t2026-01-02\n@@ -0,0 +1 @@\n+c\n",
+        );
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(names, ["x", "y"]);
     }

@@ -167,6 +167,7 @@ setup-done-copilot = GitHub Copilot CLI's permission prompts now come to User Qu
 setup-done-qwen = Qwen Code's permission prompts now come to User Questions.
 setup-done-cursor = Cursor's shell commands and MCP tool calls (in the editor and in cursor-agent) now come to User Questions before they run; with no answer, Cursor decides by its own rules.
 setup-done-opencode = OpenCode's permission requests and its questions now come to User Questions, through a plugin in OpenCode's plugins folder; with no answer, OpenCode asks in its own prompt.
+setup-review-only = userq setup: --review-changes is for claude-code (its Stop hook), not { $agent }
 setup-done-droid = Factory Droid's commands and edits that it would ask you about now come to User Questions.
 setup-done-gemini =
     Gemini CLI's shell commands and file writes now come to User Questions; its policy

@@ -155,6 +155,7 @@ setup-done-copilot = GitHub Copilot CLI 的权限请求现在都会送到 User Q
 setup-done-qwen = Qwen Code 的权限请求现在都会送到 User Questions。
 setup-done-cursor = Cursor 的 shell 命令和 MCP 工具调用（编辑器与 cursor-agent 中）在运行前都会送到 User Questions；没有回答时，Cursor 按它自己的规则决定。
 setup-done-opencode = OpenCode 的权限请求和提问现在会通过其插件目录中的一个插件送到 User Questions；没有回答时，OpenCode 会在自己的提示里询问。
+setup-review-only = userq setup：--review-changes 只用于 claude-code（它的 Stop 钩子），不适用于 { $agent }
 setup-done-droid = Factory Droid 原本会问你的命令和编辑现在都会送到 User Questions。
 setup-done-gemini =
     Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions；你在那里允许后它们直接运行，

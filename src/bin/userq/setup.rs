@@ -18,6 +18,10 @@ pub struct SetupArgs {
     /// Claude Code: write this project's .claude/settings.json instead of the user's.
     #[arg(long)]
     project: bool,
+    /// Claude Code: when it stops with changes not yet reviewed, ask for a review of
+    /// them; Request changes sends it back to work with your comments.
+    #[arg(long)]
+    review_changes: bool,
     /// Print what would change; write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -43,7 +47,17 @@ pub fn run(args: SetupArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return crate::fail(1, &t.tr_args("setup-no-cwd", &[("error", (&error(&e)).into())])),
     };
-    let setup = Setup { agent: args.agent, home, project, userq: userq.clone(), remove: args.remove };
+    if args.review_changes && args.agent.command_name() != "claude-code" {
+        return crate::fail(2, &t.tr_args("setup-review-only", &[("agent", args.agent.command_name().into())]));
+    }
+    let setup = Setup {
+        agent: args.agent,
+        home,
+        project,
+        userq: userq.clone(),
+        remove: args.remove,
+        review_changes: args.review_changes,
+    };
     let changes = match setup.plan() {
         Ok(c) => c,
         Err(e) => return crate::fail(1, &setup_error(&e)),

@@ -88,7 +88,14 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
             "hooks": hooks.name(), "detail": detail,
         });
         if let (Some(program), Hooks::Current, "codex") = (&found, hooks, agent.command_name()) {
-            let setup = Setup { agent, home: home.clone(), project: None, userq: userq.clone(), remove: false };
+            let setup = Setup {
+                agent,
+                home: home.clone(),
+                project: None,
+                userq: userq.clone(),
+                remove: false,
+                review_changes: false,
+            };
             let codex_home = setup.agent_home("CODEX_HOME", ".codex");
             // Codex's app server makes a home where there is none: only an existing one is asked.
             if codex_home.is_dir() {
@@ -142,7 +149,14 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
 
 /// How `agent`'s hooks stand, and what setup would still change when they are stale.
 fn hooks(agent: Agent, home: &Path, userq: &Path) -> (Hooks, String) {
-    let setup = |remove| Setup { agent, home: home.to_owned(), project: None, userq: userq.to_owned(), remove };
+    let setup = |remove| Setup {
+        agent,
+        home: home.to_owned(),
+        project: None,
+        userq: userq.to_owned(),
+        remove,
+        review_changes: false,
+    };
     let (add, remove) = match (setup(false).plan(), setup(true).plan()) {
         (Ok(add), Ok(remove)) => (add, remove),
         (Err(e), _) | (_, Err(e)) => return (Hooks::Unreadable, e.to_string()),
