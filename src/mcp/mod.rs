@@ -65,8 +65,21 @@ fn tools() -> Vec<Tool> {
         "properties": {"plan": {"type": "string", "description": "The plan, in markdown."}},
         "required": ["plan"]
     });
+    let changes_schema = json!({
+        "type": "object",
+        "properties": {
+            "diff": {"type": "string", "description": "A unified diff to review; absent: the working tree's changes."},
+            "staged": {"type": "boolean", "description": "Review only what is staged."},
+            "base": {"type": "string", "description": "Review the working tree against this commit instead of HEAD."}
+        }
+    });
     vec![
         Tool::new(tool::NAME, tool::DESCRIPTION, object(tool::input_schema())),
+        Tool::new(
+            "review_changes",
+            "Ask the user to review code changes (by default the working tree's, untracked files included) and              wait: the answer's selected label is Approve, or custom holds the review, each comment under its file              and lines; act on every comment.",
+            object(changes_schema),
+        ),
         Tool::new(
             "review_plan",
             "Show the user a plan (markdown) for review and wait: the answer's selected label is \
@@ -83,6 +96,21 @@ fn request_for(name: &str, input: &Value) -> Result<AskRequest, UserQuestionErro
             Some(_) => Err(UserQuestionError::bad_request("plan is empty")),
             None => Err(UserQuestionError::bad_request("plan is missing or not a string")),
         },
+        "review_changes" => {
+            let diff = match input.get("diff").and_then(Value::as_str) {
+                Some(diff) => diff.to_owned(),
+                None => {
+                    let cwd = std::env::current_dir().unwrap_or_default();
+                    let staged = input.get("staged").and_then(Value::as_bool).unwrap_or(false);
+                    crate::review::git::changes(&cwd, staged, input.get("base").and_then(Value::as_str))
+                        .map_err(UserQuestionError::bad_request)?
+                }
+            };
+            if diff.trim().is_empty() {
+                return Err(UserQuestionError::bad_request("there are no changes to review"));
+            }
+            Ok(AskRequest::new(vec![crate::review::question(&diff)]))
+        }
         _ => tool::request_from_input(input),
     }
 }
@@ -92,7 +120,8 @@ impl ServerHandler for McpServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("user-questions", env!("CARGO_PKG_VERSION")))
             .with_instructions(
-                "Use ask_user_question when you need a decision from the user; use review_plan to have a plan approved.",
+                "Use ask_user_question when you need a decision from the user; use review_plan to have a plan approved; \
+                 use review_changes to have your code changes reviewed before you finish.",
             )
     }
 
@@ -110,7 +139,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
-        if name != tool::NAME && name != "review_plan" {
+        if ![tool::NAME, "review_plan", "review_changes"].contains(&name) {
             return Err(McpError::invalid_params(format!("unknown tool {name}"), None));
         }
         let input = Value::Object(request.arguments.unwrap_or_default());

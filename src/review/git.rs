@@ -79,6 +79,17 @@ pub fn diff(repo: &Path, from: &str, to: &str) -> Result<String, String> {
     run(c)
 }
 
+/// The changes a review is asked about in `dir`'s repository: what is staged, or the
+/// working tree (untracked files in) against `base` (HEAD when absent).
+pub fn changes(dir: &Path, staged: bool, base: Option<&str>) -> Result<String, String> {
+    let repo = top(dir).ok_or_else(|| "not in a git repository".to_owned())?;
+    if staged {
+        return self::staged(&repo);
+    }
+    let base = tree_of(&repo, base.unwrap_or("HEAD"))?;
+    diff(&repo, &base, &snapshot(&repo)?)
+}
+
 /// The staged changes against HEAD.
 pub fn staged(repo: &Path) -> Result<String, String> {
     let mut c = git(repo);

@@ -40,7 +40,7 @@ async def test_lists_both_tools_with_the_reference_schema(sock):
     async with AsyncExitStack() as stack:
         session = await session_for(stack, sock)
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert set(tools) == {"ask_user_question", "review_plan"}
+        assert set(tools) == {"ask_user_question", "review_plan", "review_changes"}
         schema = tools["ask_user_question"].input_schema
         assert schema["required"] == ["questions"]
         item = schema["properties"]["questions"]["items"]
@@ -154,3 +154,25 @@ async def test_a_long_wait_reports_progress_to_a_call_with_a_progress_token(sock
                                         "answer": {"answers": [{"id": "q", "selected": [], "custom": "yes"}]}})
         assert progress[0] == (1, "waiting for the user to answer")
         assert text(results[0]) == '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}'
+
+
+async def test_review_changes_asks_about_a_diff_and_returns_the_review(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        results = []
+        async with anyio.create_task_group() as tg:
+            async def review():
+                results.append(await session.call_tool("review_changes", {"diff": "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"}))
+
+            tg.start_soon(review)
+            offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+            q = offer["params"]["request"]["questions"][0]
+            assert q["intent"] == {"kind": "code-review", "approve": "Approve"}
+            assert q["detail"] == "```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```"
+            a.reply(offer, {"answer": {"answers": [{"id": "review", "selected": [], "custom": "x, line 1:\n  keep a"}]}})
+        assert text(results[0]) == '{"answers":[{"id":"review","selected":[],"custom":"x, line 1:\\n  keep a"}]}'
+        r = await session.call_tool("review_changes", {"diff": " "})
+        assert r.is_error and text(r) == "Error: there are no changes to review"

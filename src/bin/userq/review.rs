@@ -82,10 +82,8 @@ fn the_diff(cwd: &std::path::Path, args: &ReviewArgs) -> Result<String, String> 
             return Ok(piped);
         }
     }
-    let repo = git::top(cwd).ok_or_else(|| tr().tr("review-no-repo"))?;
-    if args.staged {
-        return git::staged(&repo);
+    if git::top(cwd).is_none() {
+        return Err(tr().tr("review-no-repo"));
     }
-    let base = git::tree_of(&repo, args.base.as_deref().unwrap_or("HEAD"))?;
-    git::diff(&repo, &base, &git::snapshot(&repo)?)
+    git::changes(cwd, args.staged, args.base.as_deref())
 }
