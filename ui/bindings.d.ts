@@ -14,7 +14,7 @@ machine?: string, };
 
 type AgentView = { id: string, client: string | null, delegationDepth: number, };
 
-type Presentation = "form" | "planReview" | "permission" | "elicitation";
+type Presentation = "form" | "planReview" | "permission" | "elicitation" | "codeReview";
 
 type QuestionView = { id: string, question: string, header: string | null, 
 /**
@@ -47,6 +47,49 @@ diffHtml: string,
  */
 feedback: string | null, askedAt: string, };
 
+type FileChange = "added" | "deleted" | "modified" | "renamed";
+
+type DiffLine = { 
+/**
+ * `+`, `-` or ` `.
+ */
+kind: string, 
+/**
+ * Its number in the old file (absent for an added line).
+ */
+old: number | null, 
+/**
+ * Its number in the new file (absent for a removed line).
+ */
+new: number | null, text: string, };
+
+type DiffHunk = { 
+/**
+ * The `@@ … @@` line, with the section it is in.
+ */
+header: string, lines: Array<DiffLine>, };
+
+type ChangedFile = { 
+/**
+ * The path after the change (before it, for a deleted file).
+ */
+path: string, 
+/**
+ * The path before a rename.
+ */
+oldPath: string | null, status: FileChange, binary: boolean, added: number, removed: number, hunks: Array<DiffHunk>, };
+
+type ReviewComment = { 
+/**
+ * The file it is about; absent for the whole change.
+ */
+file: string | null, 
+/**
+ * The lines it is about, first and last, on the new side (`old` for lines only
+ * the old file has); absent for the whole file.
+ */
+lines: [number, number] | null, old: boolean, text: string, };
+
 type AskView = { ask: string, agent: AgentView | null, 
 /**
  * The client that asked ([`Ask::client`]): what "remember for this client" means.
@@ -63,7 +106,11 @@ canRemember: boolean,
 /**
  * A plan review's changes since the last version of the same session's plan.
  */
-revision: Revision | null, };
+revision: Revision | null, 
+/**
+ * A code review's files, read from its diff.
+ */
+review: Array<ChangedFile> | null, };
 
 type ListedAsk = { 
 /**
@@ -94,7 +141,11 @@ canRemember: boolean,
 /**
  * A plan review's changes since the last version of the same session's plan.
  */
-revision: Revision | null, };
+revision: Revision | null, 
+/**
+ * A code review's files, read from its diff.
+ */
+review: Array<ChangedFile> | null, };
 
 type GroupView = { key: string, 
 /**

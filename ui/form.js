@@ -8,6 +8,7 @@
 
 import { invoke } from "./bridge.js";
 import { el, recycle } from "./dom.js";
+import { comments, reviewNode } from "./review.js";
 import { tr } from "./text.js";
 
 /** Called when an ask turns out to be no longer pending: the list is out of date. */
@@ -107,6 +108,17 @@ async function send(form, pick) {
 }
 
 /** @param {HTMLFormElement} form */
+async function requestChanges(form) {
+  const ask = form.dataset.ask || "";
+  errorLine(form).textContent = "";
+  try {
+    await invoke("request_changes", { ask, comments: comments(form) });
+  } catch (e) {
+    showError(form, ask, e);
+  }
+}
+
+/** @param {HTMLFormElement} form */
 async function dismiss(form) {
   const ask = form.dataset.ask || "";
   try {
@@ -193,6 +205,10 @@ function questionNode(view, q, draft) {
   if (planned && view.revision) fs.append(revisionNode(view.revision));
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
   if (detail) fs.append(detail);
+  if (view.presentation === "codeReview") {
+    fs.append(reviewNode(view.review || []));
+    return fs;
+  }
   if (view.presentation === "elicitation" && q === view.questions[0]) {
     // The server's message: Send and Decline are the form's own buttons.
     fs.classList.add("elicitation");
@@ -317,6 +333,28 @@ export function formFor(view) {
           class: "option-button",
           text: shownLabel(only, o.label),
           onclick: () => send(form, { qid: only.id, label: o.label }),
+        }),
+      );
+    }
+  } else if (view.presentation === "codeReview") {
+    // Approve, or Request changes with the comments (worded for the agent in Rust).
+    form.classList.add("buttons");
+    const approve = only.intent?.approve || "";
+    actions.append(
+      el("button", {
+        type: "button",
+        class: "primary approve",
+        text: shownLabel(only, approve),
+        onclick: () => send(form, { qid: only.id, label: approve, keepText: false }),
+      }),
+    );
+    for (const o of only.options.filter((o) => o.label !== approve)) {
+      actions.append(
+        el("button", {
+          type: "button",
+          class: "deny request-changes",
+          text: shownLabel(only, o.label),
+          onclick: () => requestChanges(form),
         }),
       );
     }

@@ -75,6 +75,17 @@ pub fn answer_question(
     Ok(())
 }
 
+/// Requests changes on a code review, with the person's comments on its lines, files
+/// and the whole change; worded for the agent in Rust (`review::feedback`).
+#[tauri::command]
+pub fn request_changes(
+    state: State<'_, AppState>,
+    ask: String,
+    comments: Vec<user_questions::review::feedback::Comment>,
+) -> Result<(), UiError> {
+    state.inbox.request_changes(&ask, &comments)
+}
+
 /// One page of the History view, newest first.
 #[tauri::command]
 pub fn history_page(

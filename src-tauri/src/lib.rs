@@ -103,6 +103,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
         .invoke_handler(tauri::generate_handler![
             commands::list_questions,
             commands::answer_question,
+            commands::request_changes,
             commands::dismiss_question,
             commands::save_draft,
             commands::status,

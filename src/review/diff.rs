@@ -9,8 +9,8 @@ use serde::Serialize;
 /// What happened to a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Status {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FileChange"))]
+pub enum Change {
     Added,
     Deleted,
     Modified,
@@ -20,7 +20,7 @@ pub enum Status {
 /// One line of a hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DiffLine"))]
 pub struct Line {
     /// `+`, `-` or ` `.
     pub kind: char,
@@ -33,7 +33,7 @@ pub struct Line {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DiffHunk"))]
 pub struct Hunk {
     /// The `@@ … @@` line, with the section it is in.
     pub header: String,
@@ -42,13 +42,13 @@ pub struct Hunk {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ChangedFile"))]
 pub struct File {
     /// The path after the change (before it, for a deleted file).
     pub path: String,
     /// The path before a rename.
     pub old_path: Option<String>,
-    pub status: Status,
+    pub status: Change,
     pub binary: bool,
     pub added: u32,
     pub removed: u32,
@@ -57,7 +57,7 @@ pub struct File {
 
 impl File {
     fn new(path: String) -> Self {
-        Self { path, old_path: None, status: Status::Modified, binary: false, added: 0, removed: 0, hunks: Vec::new() }
+        Self { path, old_path: None, status: Change::Modified, binary: false, added: 0, removed: 0, hunks: Vec::new() }
     }
 }
 
@@ -118,11 +118,11 @@ pub fn parse(diff: &str) -> Vec<File> {
             files.last_mut().expect("just made").hunks.push(Hunk { header: raw.to_owned(), lines: Vec::new() });
         } else if let Some(file) = files.last_mut() {
             if raw.starts_with("new file mode") {
-                file.status = Status::Added;
+                file.status = Change::Added;
             } else if raw.starts_with("deleted file mode") {
-                file.status = Status::Deleted;
+                file.status = Change::Deleted;
             } else if let Some(from) = raw.strip_prefix("rename from ") {
-                file.status = Status::Renamed;
+                file.status = Change::Renamed;
                 file.old_path = Some(from.to_owned());
             } else if let Some(to) = raw.strip_prefix("rename to ") {
                 file.path = to.to_owned();
@@ -203,14 +203,14 @@ index 3b18e51..0000000
     #[test]
     fn files_hunks_and_line_numbers_as_git_writes_them() {
         let files = parse(GIT);
-        let names: Vec<(&str, Status, bool)> = files.iter().map(|f| (f.path.as_str(), f.status, f.binary)).collect();
+        let names: Vec<(&str, Change, bool)> = files.iter().map(|f| (f.path.as_str(), f.status, f.binary)).collect();
         assert_eq!(
             names,
             [
-                ("src/cart.py", Status::Modified, false),
-                ("docs/new.md", Status::Renamed, false),
-                ("logo.png", Status::Added, true),
-                ("gone.txt", Status::Deleted, false)
+                ("src/cart.py", Change::Modified, false),
+                ("docs/new.md", Change::Renamed, false),
+                ("logo.png", Change::Added, true),
+                ("gone.txt", Change::Deleted, false)
             ]
         );
         assert_eq!(files[1].old_path.as_deref(), Some("docs/old.md"));

@@ -11,7 +11,7 @@ use super::diff::File;
 /// One comment of a review.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReviewComment"))]
 pub struct Comment {
     /// The file it is about; absent for the whole change.
     #[serde(default)]

@@ -12,6 +12,8 @@ use crate::page::{HistoryProblem, Status, UiText};
 use crate::revision::Revision;
 use user_questions::history::store::Rule;
 use user_questions::model::{Context, Intent, QuestionOption};
+use user_questions::review::diff::{Change, File, Hunk, Line};
+use user_questions::review::feedback::Comment;
 use user_questions_i18n::Language;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui/bindings.d.ts");
@@ -26,6 +28,11 @@ fn declarations() -> String {
         Presentation::decl(),
         QuestionView::decl(),
         Revision::decl(),
+        Change::decl(),
+        Line::decl(),
+        Hunk::decl(),
+        File::decl(),
+        Comment::decl(),
         AskView::decl(),
         ListedAsk::decl(),
         GroupView::decl(),

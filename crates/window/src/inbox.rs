@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
 use user_questions::model::{labels, AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
+use user_questions::review::{diff, feedback, feedback::Comment};
 use user_questions::{Answer, Answerer, Ask, Next};
 
 use crate::markdown;
@@ -67,6 +68,7 @@ pub enum Presentation {
     PlanReview,
     Permission,
     Elicitation,
+    CodeReview,
 }
 
 impl Presentation {
@@ -74,6 +76,9 @@ impl Presentation {
         match questions {
             [q] if q.plan_review => Self::PlanReview,
             [q] if q.permission => Self::Permission,
+            [q] if q.intent.as_ref().is_some_and(|i| i.kind == labels::CODE_REVIEW) && !q.multi_select => {
+                Self::CodeReview
+            }
             [q, ..] if q.intent.as_ref().is_some_and(|i| i.kind == labels::ELICITATION) && !q.multi_select => {
                 Self::Elicitation
             }
@@ -102,6 +107,9 @@ pub struct AskView {
     pub can_remember: bool,
     /// A plan review's changes since the last version of the same session's plan.
     pub revision: Option<crate::revision::Revision>,
+    /// A code review's files, read from its diff.
+    #[cfg_attr(test, ts(type = "Array<ChangedFile> | null"))]
+    pub review: Option<Vec<diff::File>>,
 }
 
 struct Entry {
@@ -177,6 +185,19 @@ fn view_of(ask: &Ask) -> AskView {
         questions,
         can_remember: crate::history::can_remember(ask),
         revision: None,
+        review: None,
+    }
+}
+
+/// The diff inside a code review's detail (the text of its fenced block).
+fn fenced_diff(detail: &str) -> &str {
+    let body = detail.trim();
+    let start = body.find('\n').map_or(body.len(), |i| i + 1);
+    let end = body.rfind('\n').filter(|&e| e >= start).unwrap_or(body.len());
+    if body.starts_with("```") {
+        &body[start..end]
+    } else {
+        body
     }
 }
 
@@ -202,6 +223,12 @@ impl Inbox {
     fn add(self: &Arc<Self>, ask: &Ask) -> Holding {
         let seq = ask.order();
         let mut view = view_of(ask);
+        if view.presentation == Presentation::CodeReview {
+            // Shown as files and lines, not as one rendered block.
+            let detail = ask.request().questions[0].detail.clone().unwrap_or_default();
+            view.review = Some(diff::parse(fenced_diff(&detail)));
+            view.questions[0].detail_html = None;
+        }
         if view.presentation == Presentation::PlanReview {
             let history = self.history.lock().unwrap().clone();
             view.revision = history.and_then(|h| crate::revision::previous(&h, ask.request()));
@@ -249,6 +276,16 @@ impl Inbox {
         self.ask(id)?.answer(answer)?;
         self.drafts.lock().unwrap().remove(id);
         Ok(())
+    }
+
+    /// Requests changes on a code review: its comments worded as the review the agent
+    /// reads (`review::feedback`), sent as the answer's text.
+    pub fn request_changes(&self, id: &str, comments: &[Comment]) -> Result<(), UiError> {
+        let view = self.get(id).ok_or_else(|| UiError::from(UserQuestionError::not_pending(id)))?;
+        let files = view.review.unwrap_or_default();
+        let text = feedback::text(&files, comments);
+        let question = view.questions.first().map(|q| q.id.clone()).unwrap_or_default();
+        self.answer(id, &serde_json::json!({"answers": [{"id": question, "selected": [], "custom": text}]}))
     }
 
     /// The person declines: the asker gets `ASK_CANCELLED`.

@@ -150,6 +150,7 @@ mod tests {
             draft: None,
             can_remember: false,
             revision: None,
+            review: None,
         }
     }
 

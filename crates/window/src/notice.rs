@@ -140,6 +140,7 @@ mod tests {
             draft: None,
             can_remember: false,
             revision: None,
+            review: None,
         }
     }
 
