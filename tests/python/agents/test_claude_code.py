@@ -6,6 +6,7 @@ the model, and from the files it leaves."""
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -168,3 +169,25 @@ def test_an_mcp_servers_form_is_answered_here_and_reaches_the_server_typed(agent
     assert [q["id"] for q in asked["questions"]] == ["elicitation", "region", "replicas", "canary"]
     form = {"action": "accept", "content": {"canary": True, "region": "eu-1", "replicas": 3}}
     assert any(r == "FORM " + json.dumps(form, sort_keys=True) for r in last_results(model)), last_results(model)
+
+
+def test_its_changes_are_reviewed_when_it_stops_and_the_review_sends_it_back_to_work(agent, sock):
+    agent.setup("claude-code", "--review-changes")
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q",
+                                                 "--allow-empty", "-m", "first"]):
+        subprocess.run(["git", *args], cwd=agent.work, check=True)
+    write = tool("Write", {"file_path": str(agent.work / "cart.py"), "content": "def total(items):\n    return 0\n"})
+    model = Anthropic([write, text("done"), text("fixed, as asked")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "review", "selected": [], "custom": "cart.py, line 2:\n  Sum the prices."})
+    argv, env = claude(agent, model, "-p", "write the cart", "--output-format", "json", "--allowedTools", "Write")
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stderr
+    q = asked["questions"][0]
+    assert (q["question"], q["intent"]["kind"]) == ("Approve these changes?", "code-review")
+    assert "+    return 0" in q["detail"] and "cart.py" in q["detail"], q["detail"]
+    # Claude went on working with the review, and stopped for good once nothing changed.
+    sent = json.dumps(model.main_requests()[-1])
+    assert "Changes requested: these changes were not approved" in sent and "Sum the prices." in sent, sent[-3000:]
+    assert json.loads(out.stdout)["result"] == "fixed, as asked"
