@@ -118,3 +118,22 @@ def test_an_mcp_servers_form_in_chinese_sends_the_protocols_values(app, sock, mo
     form.find_element(By.XPATH, ".//button[text()='发送']").click()
     assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept",
                                                       "content": {"canary": False, "replicas": 2}}}
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_a_code_review_in_chinese(app, sock):
+    from test_review import review
+    from test_hooks import form_asking
+    asker = review(sock)
+    form = form_asking(app, "批准这些改动吗？")
+    buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
+    assert buttons == ["批准", "要求修改", "忽略"], buttons
+    assert form.find_element(By.CSS_SELECTOR, ".review-file .file-comment").text == "评论这个文件"
+    assert not form.find_elements(By.CSS_SELECTOR, "input.remember"), "a review is judged each time"
+    form.find_element(By.CSS_SELECTOR, ".review-file .line.add .no.new").click()
+    form.find_elements(By.CSS_SELECTOR, ".review-comment textarea")[-1].send_keys("改名为 quantity。")
+    shot(app, "code-review-zh-CN")
+    form.find_element(By.XPATH, ".//button[text()='要求修改']").click()
+    asker.wait(10)
+    assert asker.returncode == 1
+    assert "src/cart.py, line 2:\n" in asker.stdout.read()

@@ -153,8 +153,10 @@ pub enum RememberFor {
 /// options, not a plan review.
 pub fn can_remember(ask: &Ask) -> bool {
     let [q] = ask.request().questions.as_slice() else { return false };
-    // Never a plan, and never a server's page to open: each is judged when it comes.
-    let judged = |i: &Intent| i.kind == Intent::PLAN_REVIEW || i.kind == user_questions::model::labels::ELICITATION;
+    // Never a plan, a change under review, or a server's form or page: each is judged
+    // when it comes.
+    use user_questions::model::labels::{CODE_REVIEW, ELICITATION};
+    let judged = |i: &Intent| [Intent::PLAN_REVIEW, CODE_REVIEW, ELICITATION].contains(&i.kind.as_str());
     !q.multi_select && !q.options.is_empty() && !q.intent.as_ref().is_some_and(judged)
 }
 
