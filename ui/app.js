@@ -9,6 +9,7 @@ import { focusAsk, refresh, relabel, renewAfter } from "./inbox.js";
 import { byId } from "./dom.js";
 import { loadText, tr } from "./text.js";
 import "./views.js";
+import "./pictures.js";
 
 // A history that cannot be kept, or cannot be written for now (a full disk), never
 // stops a question; the person is told why, for as long as it lasts.

@@ -13,7 +13,7 @@ type Draft = Record<string, QuestionDraft>;
 
 interface Window {
   __TAURI__: {
-    core: { invoke<T = unknown>(cmd: string, args?: Record<string, unknown>): Promise<T> };
+    core: { invoke<T = unknown>(cmd: string, args?: Record<string, unknown> | Uint8Array): Promise<T> };
     event: { listen<T = unknown>(event: string, handler: (e: { payload: T }) => void): Promise<() => void> };
   };
 }

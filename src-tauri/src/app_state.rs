@@ -22,6 +22,8 @@ pub struct AppState {
     do_not_disturb: AtomicBool,
     /// The history the service keeps, and what is wrong with it, if anything.
     pub history: Option<user_questions::history::Installed>,
+    /// Where pictures pasted into feedback are kept (beside the history).
+    pub pictures: Option<PathBuf>,
     text: RwLock<Text>,
     settings: Option<PathBuf>,
     focus: Mutex<Option<String>>,
@@ -45,6 +47,7 @@ impl AppState {
             tracing::warn!("{e}; admitting only this user");
             Vec::new()
         });
+        let pictures = data.as_ref().map(|d| d.join("pictures"));
         let host = Host::start(&Config { history: data, trusted_uids });
         let inbox = Inbox::new();
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
@@ -58,6 +61,7 @@ impl AppState {
             socket,
             do_not_disturb: AtomicBool::new(false),
             history,
+            pictures,
             text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
             settings,
             focus: Mutex::new(None),

@@ -86,6 +86,17 @@ pub fn request_changes(
     state.inbox.request_changes(&ask, &comments)
 }
 
+/// Keeps a picture pasted or dropped into feedback (its bytes, the request's raw
+/// body) under the data folder; its path, for the feedback to name.
+#[tauri::command]
+pub fn save_picture(state: State<'_, AppState>, request: tauri::ipc::Request<'_>) -> Result<String, UiError> {
+    let text = state.text();
+    let not_one = || UiError::new(ErrorCode::BadPicture, text.tr("window-picture-not-one"));
+    let tauri::ipc::InvokeBody::Raw(bytes) = request.body() else { return Err(not_one()) };
+    let dir = state.pictures.clone().ok_or_else(|| UiError::new(ErrorCode::History, text.tr("window-history-off")))?;
+    Ok(user_questions_window::pictures::save(&dir, bytes, &text)?.display().to_string())
+}
+
 /// One page of the History view, newest first.
 #[tauri::command]
 pub fn history_page(

@@ -88,12 +88,14 @@ fn the_whole_app_runs_under_the_mock_runtime() {
         if name == "hide_window" {
             continue; // it hides the window this test speaks through
         }
-        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0});
+        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": []});
         if let Err(e) = invoke(&window, name, args) {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
             let expected = match name {
                 "set_language" => "BAD_LANGUAGE",
                 "remove_rule" => "NO_SUCH_RULE",
+                // Its body is JSON here, not a picture's bytes.
+                "save_picture" => "BAD_PICTURE",
                 _ => "NOT_PENDING",
             };
             assert_eq!(e["code"], expected, "{name}: {e}");

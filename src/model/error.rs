@@ -53,6 +53,8 @@ pub enum ErrorCode {
     History,
     /// The window was asked to forget a rule that does not exist.
     NoSuchRule,
+    /// What was pasted into feedback is not a picture the window keeps.
+    BadPicture,
 }
 
 impl ErrorCode {
@@ -77,6 +79,7 @@ impl ErrorCode {
             Self::BadLanguage => "BAD_LANGUAGE",
             Self::History => "HISTORY",
             Self::NoSuchRule => "NO_SUCH_RULE",
+            Self::BadPicture => "BAD_PICTURE",
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod list;
 pub mod markdown;
 pub mod notice;
 pub mod page;
+pub mod pictures;
 pub mod revision;
 pub mod settings;
 
