@@ -53,9 +53,9 @@ mod tests {
 
     /// The smallest PNG: a 1x1 transparent pixel.
     pub const PNG: &[u8] = &[
-        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8,
-        6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89, 0, 0, 0, 0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0, 1, 0, 0, 5, 0,
-        1, 0x0d, 0x0a, 0x2d, 0xb4, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1,
+        8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89, 0, 0, 0, 0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0, 1, 0, 0, 5,
+        0, 1, 0x0d, 0x0a, 0x2d, 0xb4, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
     ];
 
     #[test]
@@ -68,7 +68,10 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         let script = save(dir.path(), b"#!/bin/sh\nrm -rf ~\n", &en).unwrap_err();
-        assert_eq!((script.code.as_str(), script.message.as_str()), ("BAD_PICTURE", "That is not a picture (PNG, JPEG, GIF or WebP)."));
+        assert_eq!(
+            (script.code.as_str(), script.message.as_str()),
+            ("BAD_PICTURE", "That is not a picture (PNG, JPEG, GIF or WebP).")
+        );
         let pdf = save(dir.path(), b"%PDF-1.7\n", &en).unwrap_err();
         assert_eq!(pdf.code, "BAD_PICTURE");
         let big = vec![0u8; MAX_BYTES + 1];
