@@ -34,7 +34,7 @@ Examples:
   echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
   userq pending                                 what is waiting, one a line
   userq mcp                                     an MCP server on stdio for any MCP client
-  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen)
+  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen, droid, cursor, opencode)
   userq doctor                                  check each agent's hooks and the server
   userq review                                  ask for a review of the working tree's changes
   userq ssh devbox                              agents on devbox ask here, over SSH (Ctrl-C stops)
@@ -69,7 +69,7 @@ on stderr, for example the person dismissed it); 2 a usage error; 3 no server is
         #[arg(long)]
         json: bool,
     },
-    /// Serve MCP on stdio: the tools ask_user_question and review_plan.
+    /// Serve MCP on stdio: the tools ask_user_question, review_plan and review_changes.
     Mcp {
         /// The agent id of this MCP session (default: the MCP client's name).
         #[arg(long)]
