@@ -82,29 +82,8 @@ async fn the_server_refuses_a_folder_that_is_not_its_users_alone() {
 async fn clients_refuse_a_server_run_by_another_user() {
     let uid = stranger();
     let (dir, _) = temp_socket();
-    // The stranger may pass through our temp folder to a folder of their own in it.
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    let theirs = dir.path().join("theirs");
-    std::fs::create_dir(&theirs).unwrap();
-    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o700)).unwrap();
-    chown(&theirs, uid);
-    let socket = theirs.join("userq.sock");
-    // The stranger's server, with an answerer of theirs that says Yes to everything.
-    let mut server = tokio::process::Command::new("setpriv");
-    server
-        .args(["--reuid", &uid.to_string(), "--regid", &uid.to_string(), "--clear-groups", "--"])
-        .arg(env!("CARGO_BIN_EXE_userq"))
-        .arg("serve")
-        .env("USERQ_SOCKET", &socket)
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let _server = server.spawn().unwrap();
-    for _ in 0..500 {
-        if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    // The stranger's server, in a folder of theirs our temp folder lets them pass to.
+    let (socket, _server) = their_server(dir.path(), uid, &[]).await;
     let out = finish(userq(&socket).args(["ask", "Deploy?", "--option", "Yes"]).spawn().unwrap()).await;
     assert_eq!((out.code, out.stdout.as_str()), (Some(1), ""), "{}", out.stderr);
     assert!(out.stderr.contains(&format!("runs as uid {uid}")), "{}", out.stderr);
@@ -125,7 +104,8 @@ async fn clients_refuse_a_server_run_by_another_user() {
     assert!(out.stderr.contains("refusing the server"), "{}", out.stderr);
 }
 
-/// The person's server, run as `uid` in a folder of theirs inside `dir`, with `env`.
+/// A server run as `uid` in a folder of theirs inside `dir` (which `uid` may pass
+/// through), with `env`; its socket.
 async fn their_server(dir: &Path, uid: u32, env: &[(&str, &str)]) -> (std::path::PathBuf, tokio::process::Child) {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o711)).unwrap();
     let theirs = dir.join("theirs");

@@ -315,9 +315,12 @@ export function formFor(view) {
         }),
       );
     });
-  } else if (view.presentation === "planReview") {
+  } else if (view.presentation === "planReview" || view.presentation === "codeReview") {
+    // Approve first; a plan's other choices send the feedback typed, a code review's
+    // Request changes sends its comments (worded for the agent in Rust).
     form.classList.add("buttons");
     const approve = only.intent?.approve || "";
+    const review = view.presentation === "codeReview";
     actions.append(
       el("button", {
         type: "button",
@@ -330,31 +333,9 @@ export function formFor(view) {
       actions.append(
         el("button", {
           type: "button",
-          class: "option-button",
+          class: review ? "deny request-changes" : "option-button",
           text: shownLabel(only, o.label),
-          onclick: () => send(form, { qid: only.id, label: o.label }),
-        }),
-      );
-    }
-  } else if (view.presentation === "codeReview") {
-    // Approve, or Request changes with the comments (worded for the agent in Rust).
-    form.classList.add("buttons");
-    const approve = only.intent?.approve || "";
-    actions.append(
-      el("button", {
-        type: "button",
-        class: "primary approve",
-        text: shownLabel(only, approve),
-        onclick: () => send(form, { qid: only.id, label: approve, keepText: false }),
-      }),
-    );
-    for (const o of only.options.filter((o) => o.label !== approve)) {
-      actions.append(
-        el("button", {
-          type: "button",
-          class: "deny request-changes",
-          text: shownLabel(only, o.label),
-          onclick: () => requestChanges(form),
+          onclick: () => (review ? requestChanges(form) : send(form, { qid: only.id, label: o.label })),
         }),
       );
     }

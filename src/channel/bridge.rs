@@ -8,7 +8,6 @@
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::{AsyncWriteExt, BufReader};
@@ -26,22 +25,12 @@ pub async fn run(listener: UnixListener, upstream: PathBuf, machine: String, shu
     let stopping = CancellationToken::new();
     let connections = TaskTracker::new();
     tokio::pin!(shutdown);
+    let own = peer::own_uid();
     loop {
         let stream = tokio::select! {
             () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    tracing::warn!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
+            stream = super::server::accept(&listener, |peer| peer == own) => stream,
         };
-        if peer::peer_uid(&stream).ok() != Some(peer::own_uid()) {
-            tracing::warn!("closed a connection from another user");
-            continue;
-        }
         let (upstream, machine, stopping) = (upstream.clone(), machine.clone(), stopping.clone());
         connections.spawn(async move {
             tokio::select! {

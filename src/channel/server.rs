@@ -102,23 +102,8 @@ pub async fn run_with(
     loop {
         let stream = tokio::select! {
             () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    tracing::warn!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
+            stream = accept(&listener, |peer| peer == uid || trusted.contains(&peer)) => stream,
         };
-        match peer::peer_uid(&stream) {
-            Ok(peer) if peer == uid || trusted.contains(&peer) => {}
-            Ok(peer) => {
-                tracing::warn!("closed a connection from uid {peer} (USERQ_TRUST_UIDS admits another user)");
-                continue;
-            }
-            Err(_) => continue,
-        }
         let Ok(slot) = slots.clone().try_acquire_owned() else {
             connections.spawn(refuse(stream));
             continue;
@@ -136,6 +121,26 @@ pub async fn run_with(
     let _ = tokio::time::timeout(Duration::from_secs(3), connections.wait()).await;
     if let Some(path) = path {
         let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The next connection of a user `admits`; others are closed, and a failed accept is
+/// waited out.
+pub(crate) async fn accept(listener: &UnixListener, admits: impl Fn(u32) -> bool) -> tokio::net::UnixStream {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => match peer::peer_uid(&stream) {
+                Ok(peer) if admits(peer) => return stream,
+                Ok(peer) => {
+                    tracing::warn!("closed a connection from uid {peer} (USERQ_TRUST_UIDS admits another user)")
+                }
+                Err(_) => {}
+            },
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
     }
 }
 
