@@ -107,6 +107,29 @@ async function send(form, pick) {
   }
 }
 
+// Approve carries nothing written: the agent reads a plan's feedback only with Revise
+// and a review's comments only with Request changes. What was written is never
+// dropped unsaid, nor turned into a Revise: the first Approve says so, and a second
+// one approves without it.
+/**
+ * @param {HTMLFormElement} form
+ * @param {{qid: string, label: string, keepText?: boolean}} pick
+ */
+function approveWithout(form, pick) {
+  const boxes = /** @type {NodeListOf<HTMLTextAreaElement>} */ (
+    form.querySelectorAll("textarea.feedback, .review textarea")
+  );
+  const written = [...boxes].some((b) => b.value.trim());
+  const warned = form.dataset.warned === "1";
+  if (written && !warned) {
+    form.dataset.warned = "1";
+    errorLine(form).textContent = tr("window-approve-drops-feedback");
+    return;
+  }
+  delete form.dataset.warned;
+  send(form, pick);
+}
+
 /** @param {HTMLFormElement} form */
 async function requestChanges(form) {
   const ask = form.dataset.ask || "";
@@ -326,7 +349,7 @@ export function formFor(view) {
         type: "button",
         class: "primary approve",
         text: shownLabel(only, approve),
-        onclick: () => send(form, { qid: only.id, label: approve }),
+        onclick: () => approveWithout(form, { qid: only.id, label: approve, keepText: false }),
       }),
     );
     for (const o of only.options.filter((o) => o.label !== approve)) {

@@ -18,6 +18,7 @@ window-shortcut-submit = submits
 window-shortcut-hide = hides the window
 window-reason = Tell the agent why, and deny
 window-reason-hint = Tell the agent why, and deny (Enter)
+window-approve-drops-feedback = Approve sends nothing you wrote here: the agent reads it only with Revise (a plan) or Request changes (a review). Press Approve again to approve without it.
 window-feedback = Feedback
 window-feedback-placeholder = Feedback for the agent (sent with Revise)
 window-other = Other

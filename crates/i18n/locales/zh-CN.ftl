@@ -17,6 +17,7 @@ window-shortcut-submit = 提交
 window-shortcut-hide = 隐藏窗口
 window-reason = 告诉智能体原因，并拒绝
 window-reason-hint = 告诉智能体原因，并拒绝（Enter）
+window-approve-drops-feedback = “批准”不会发送你在这里写的内容：智能体只会在“修改”（计划）或“要求修改”（审阅）时读到它。再按一次“批准”即不带这些内容批准。
 window-feedback = 反馈
 window-feedback-placeholder = 给智能体的反馈（随“修改”一起发送）
 window-other = 其他
