@@ -45,6 +45,18 @@ fn item(id: &str, selected: &[&str], custom: Option<&str>) -> Value {
     json!({"answers": [v]})
 }
 
+/// The person: takes the next offer and dismisses it, as the window's Dismiss does.
+async fn dismiss(person: &mut Peer) {
+    let offer = hold(person).await;
+    let r = person
+        .call(
+            "questions/reject",
+            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED", "message": "dismissed"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({}));
+}
+
 /// What the hook printed, parsed, after it exited 0.
 async fn decision(child: Child) -> Option<Value> {
     let out = finish(child).await;
@@ -313,14 +325,7 @@ async fn claude_code_elicitation_form_is_asked_checked_and_sent_typed() {
     answer(&mut person, declined).await;
     assert_eq!(decision(child).await, Some(elicitation_output(json!({"action": "decline"}))));
     let child = hook(&socket, "claude-code", &input).await;
-    let offer = hold(&mut person).await;
-    let r = person
-        .call(
-            "questions/reject",
-            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED", "message": "dismissed"}),
-        )
-        .await;
-    assert_eq!(r["result"], json!({}));
+    dismiss(&mut person).await;
     assert_eq!(decision(child).await, Some(elicitation_output(json!({"action": "cancel"}))));
 }
 
@@ -600,14 +605,7 @@ async fn gemini_before_tool() {
     // Gemini CLI reads silence as allow (its policy, written by setup, allows these
     // tools): no decision is "ask", which brings up Gemini CLI's own prompt.
     let child = hook(&socket, "gemini", &input).await;
-    let offer = hold(&mut person).await;
-    let r = person
-        .call(
-            "questions/reject",
-            json!({"ask": offer["params"]["ask"], "code": "ASK_CANCELLED", "message": "dismissed"}),
-        )
-        .await;
-    assert_eq!(r["result"], json!({}));
+    dismiss(&mut person).await;
     let ask = decision(child).await.unwrap();
     assert_eq!(ask["decision"], "ask", "{ask}");
     assert!(ask["systemMessage"].as_str().unwrap().contains("dismissed"), "{ask}");

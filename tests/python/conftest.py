@@ -32,6 +32,13 @@ def sock(tmp_path):
     server.wait(5)
 
 
+def free_port():
+    """A loopback TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def listening(path):
     """True once the server accepts connections (its socket file appears a moment
     before it listens)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import USERQ, Answerer
+from conftest import USERQ, Answerer, free_port
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
@@ -29,12 +29,6 @@ def wait_until(check, what, timeout):
             return found
         time.sleep(0.05)
     raise AssertionError("timed out waiting for " + what)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -77,6 +71,24 @@ def userq_ssh(sock, host, *extra):
     env = dict(os.environ, USERQ_SOCKET=str(sock))
     return subprocess.Popen([USERQ, "ssh", "127.0.0.1", "--name", "devbox", *extra, "--", *host["options"]],
                             env=env, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture
+def forward(sock, host):
+    """`userq ssh` forwarding to the host; at the end it is stopped as a person stops it
+    (SIGTERM), and exits 0."""
+    started = []
+
+    def start():
+        started.append(userq_ssh(sock, host))
+        forwarded(host)
+        return started[-1]
+
+    yield start
+    for bridge in started:
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(10)
+        assert bridge.returncode == 0, bridge.stderr.read()
 
 
 def hook_on_host(host, hook_input):
@@ -127,56 +139,40 @@ def ssh_child(parent):
     return wait_until(find, "the forward's ssh", timeout=10)
 
 
-def test_a_hook_on_the_host_is_answered_here_and_says_where_it_came_from(sock, host):
-    bridge = userq_ssh(sock, host)
-    try:
-        forwarded(host)
-        person = Answerer(sock, name="person")
-        hook = hook_on_host(host, BASH)
-        offer = person.expect("questions/offer")
-        request = offer["params"]["request"]
-        assert request["context"] == {"project": "/srv/app", "session": "s-remote", "source": "Claude Code",
-                                      "machine": "devbox"}
-        person.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
-        assert decision(hook) == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
-                                                         "decision": {"behavior": "allow"}}}
-    finally:
-        bridge.send_signal(signal.SIGTERM)
-        bridge.wait(10)
-    assert bridge.returncode == 0, bridge.stderr.read()
+def test_a_hook_on_the_host_is_answered_here_and_says_where_it_came_from(sock, host, forward):
+    forward()
+    person = Answerer(sock, name="person")
+    hook = hook_on_host(host, BASH)
+    offer = person.expect("questions/offer")
+    request = offer["params"]["request"]
+    assert request["context"] == {"project": "/srv/app", "session": "s-remote", "source": "Claude Code",
+                                  "machine": "devbox"}
+    person.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
+    assert decision(hook) == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                                     "decision": {"behavior": "allow"}}}
 
 
-def test_a_stale_socket_on_the_host_is_replaced(sock, host):
+def test_a_stale_socket_on_the_host_is_replaced(host, forward):
     host["socket"].parent.mkdir(mode=0o700, exist_ok=True)
     stale = socket.socket(socket.AF_UNIX)
     stale.bind(str(host["socket"]))
     stale.close()  # a socket file nobody listens on, as a dropped forward leaves
-    bridge = userq_ssh(sock, host)
-    try:
-        forwarded(host)
-    finally:
-        bridge.send_signal(signal.SIGTERM)
-        bridge.wait(10)
+    forward()  # made, and answering on the host
 
 
-def test_the_connection_killed_mid_question_comes_back_and_the_ask_survives(sock, host):
-    bridge = userq_ssh(sock, host)
-    try:
-        forwarded(host)
-        person = Answerer(sock, name="person")
-        hook = hook_on_host(host, BASH)
-        first = person.expect("questions/offer")
-        person.reply(first, {"claim": True})
-        os.kill(ssh_child(bridge), signal.SIGKILL)  # the connection drops mid-question
-        person.expect("questions/withdraw")
-        # The forward is made again, and the hook on the host asks again.
-        again = person.expect("questions/offer", timeout=30)
-        assert again["params"]["request"]["questions"][0]["question"] == "Run this command?"
-        person.reply(again, {"answer": {"answers": [{"id": "permission", "selected": [], "custom": "not now"}]}})
-        assert decision(hook)["hookSpecificOutput"]["decision"] == {"behavior": "deny", "message": "not now"}
-    finally:
-        bridge.send_signal(signal.SIGTERM)
-        bridge.wait(10)
+def test_the_connection_killed_mid_question_comes_back_and_the_ask_survives(sock, host, forward):
+    bridge = forward()
+    person = Answerer(sock, name="person")
+    hook = hook_on_host(host, BASH)
+    first = person.expect("questions/offer")
+    person.reply(first, {"claim": True})
+    os.kill(ssh_child(bridge), signal.SIGKILL)  # the connection drops mid-question
+    person.expect("questions/withdraw")
+    # The forward is made again, and the hook on the host asks again.
+    again = person.expect("questions/offer", timeout=30)
+    assert again["params"]["request"]["questions"][0]["question"] == "Run this command?"
+    person.reply(again, {"answer": {"answers": [{"id": "permission", "selected": [], "custom": "not now"}]}})
+    assert decision(hook)["hookSpecificOutput"]["decision"] == {"behavior": "deny", "message": "not now"}
 
 
 def test_a_forward_the_host_refuses_ends_with_ssh_s_words(sock, host):

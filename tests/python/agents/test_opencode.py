@@ -7,24 +7,18 @@ OpenCode loads it, and the plugin hands each permission request and question to
 
 import json
 import os
-import socket
 import subprocess
 import time
 import urllib.request
 
 import pytest
 
+from conftest import free_port
 from models import ChatCompletions, text, tool, tool_messages
 from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
 
 GREET = tool("bash", {"command": "echo hello-from-opencode > greeting.txt && cat greeting.txt",
                       "description": "Write a greeting"})
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class OpenCode:
