@@ -13,6 +13,7 @@ use common::*;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tokio::process::Child;
+use user_questions::review::plan;
 
 /// A hook process fed `input` on stdin, which is then closed, as agents do.
 async fn hook(socket: &Path, agent: &str, input: &Value) -> Child {
@@ -259,6 +260,36 @@ async fn claude_code_plan_approval_on_both_events() {
     let out = decision(child).await.unwrap();
     assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "deny");
     assert!(out["hookSpecificOutput"]["decision"]["message"].as_str().unwrap().contains("revise"), "{out}");
+
+    // The window's texts: an approval with notes (and with edits accepted) allows with
+    // the notes where the model reads them; a revision names the plan file.
+    let notes = plan::feedback(Some("Approve and auto-accept edits"), &[], "Mind the TTL.").unwrap();
+    let child = hook(&socket, "claude-code", &perm).await;
+    answer(&mut person, item("plan", &[], Some(&notes))).await;
+    let mut amended = tool_input.clone();
+    amended["plan"] = format!("## Refactor auth\n1. Extract the session store\n\n---\n\n{notes}").into();
+    assert_eq!(
+        decision(child).await,
+        Some(permission_output(json!({"behavior": "allow", "updatedInput": amended,
+            "updatedPermissions": [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]})))
+    );
+    let notes = plan::feedback(Some("Approve"), &[], "Mind the TTL.").unwrap();
+    let child = hook(&socket, "claude-code", &pre).await;
+    answer(&mut person, item("plan", &[], Some(&notes))).await;
+    assert_eq!(
+        decision(child).await,
+        Some(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                    "updatedInput": tool_input, "additionalContext": notes}}))
+    );
+    let revise = plan::feedback(None, &[], "Keep the old store.").unwrap();
+    let child = hook(&socket, "claude-code", &perm).await;
+    answer(&mut person, item("plan", &[], Some(&revise))).await;
+    let out = decision(child).await.unwrap();
+    assert_eq!(
+        out["hookSpecificOutput"]["decision"]["message"],
+        format!("{} The plan is in /home/me/.claude/plans/auth.md: edit it there.\n\nOn the whole plan:\n  Keep the old store.",
+                plan::REVISE_PREAMBLE)
+    );
 }
 
 fn elicitation(mode: Value) -> Value {

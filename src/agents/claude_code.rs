@@ -11,6 +11,7 @@ use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
 use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
 use crate::model::labels::{APPROVE, APPROVE_EDITS, REVISE};
 use crate::model::{Answer, Question};
+use crate::review::plan;
 use crate::tool;
 use user_questions_i18n::Text;
 
@@ -240,20 +241,36 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
         question.options.push(revise);
     }
     let input = input.clone();
+    let plan_file = text(&input, "planFilePath");
     HookAsk::new(vec![question], move |answer: &Answer| {
         let item = answer.answers.first()?;
         let feedback = item.custom.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
-        let choice = item.selected.first().map(String::as_str);
+        // An approval with notes is its text (a single choice's text replaces it).
+        let (choice, feedback, notes) = match feedback.as_deref().and_then(plan::approval) {
+            Some(approve) => (Some(approve), None, feedback),
+            None => (item.selected.first().map(String::as_str), feedback, None),
+        };
         let revise = match (choice, feedback) {
-            (_, Some(text)) => text,
-            (Some(REVISE), None) => "The user asked to revise the plan in User Questions.".to_owned(),
             (Some(approve @ (APPROVE | APPROVE_EDITS)), None) => {
                 return Some(match event {
-                    Event::PreToolUse => pre_tool_use(json!({"permissionDecision": "allow", "updatedInput": input})),
+                    Event::PreToolUse => {
+                        let mut fields = json!({"permissionDecision": "allow", "updatedInput": input});
+                        if let Some(notes) = notes {
+                            fields["additionalContext"] = notes.into();
+                        }
+                        pre_tool_use(fields)
+                    }
                     Event::PermissionRequest => {
                         // Claude Code discards an ExitPlanMode allow that does not
                         // carry the plan back as `updatedInput` (and its permissions).
-                        let mut decision = json!({"behavior": "allow", "updatedInput": input});
+                        // An allow carries no message: notes go with the plan the
+                        // model reads back as approved.
+                        let mut approved = input.clone();
+                        if let Some(notes) = notes {
+                            let plan = approved["plan"].as_str().unwrap_or_default().trim_end().to_owned();
+                            approved["plan"] = format!("{plan}\n\n---\n\n{notes}").into();
+                        }
+                        let mut decision = json!({"behavior": "allow", "updatedInput": approved});
                         if approve == APPROVE_EDITS {
                             decision["updatedPermissions"] =
                                 json!([{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]);
@@ -262,6 +279,8 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
                     }
                 });
             }
+            (_, Some(text)) => with_plan_file(text, plan_file.as_deref()),
+            (Some(REVISE), None) => "The user asked to revise the plan in User Questions.".to_owned(),
             _ => return None,
         };
         Some(match event {
@@ -273,6 +292,15 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
             }
         })
     })
+}
+
+/// A revision's feedback naming the plan file, after the window's preamble, so the
+/// agent edits the plan where it keeps it.
+fn with_plan_file(feedback: String, path: Option<&str>) -> String {
+    match (path, feedback.strip_prefix(plan::REVISE_PREAMBLE)) {
+        (Some(path), Some(rest)) => format!("{} The plan is in {path}: edit it there.{rest}", plan::REVISE_PREAMBLE),
+        _ => feedback,
+    }
 }
 
 fn pre_tool_use(mut fields: Value) -> Value {

@@ -8,6 +8,7 @@
 pub mod diff;
 pub mod feedback;
 pub mod git;
+pub mod plan;
 
 use serde_json::Map;
 

@@ -145,6 +145,24 @@ def test_a_plan_revised_brings_the_feedback_to_the_model(agent, sock):
     assert any("Use SQLite instead of an LRU" in r for r in last_results(model)), last_results(model)
 
 
+def test_a_plan_approved_with_notes_brings_the_notes_to_the_model(agent, sock):
+    agent.setup("claude-code")
+    model = Anthropic(plan_script([text("building, minding the notes")]))
+    person = Person(sock, name="person")
+    # As the window sends it: a single choice's text replaces it, so an approval with
+    # notes is a text under the approval's preamble (docs/review.md).
+    notes = ("Plan approved, with notes from the reviewer: go ahead with the plan and follow these notes as you "
+             "carry it out.\n\nLine 3, \"an LRU\":\n  Cap the LRU at 1,000 entries.")
+    _, answered = person.answer_next({"id": "plan", "selected": [], "custom": notes})
+    session = stream(agent, model, "plan")
+    result = session.result()
+    answered.join(5)
+    assert result["subtype"] == "success", result
+    read = "\n".join(last_results(model))
+    assert "approved" in read, read
+    assert "Cap the LRU at 1,000 entries." in read, read
+
+
 def test_an_mcp_servers_form_is_answered_here_and_reaches_the_server_typed(agent, sock, tmp_path):
     agent.setup("claude-code")
     config = tmp_path / "mcp.json"

@@ -1,0 +1,210 @@
+//! A plan's review as the one text an agent acts on. A reviewer annotates the lines of
+//! the plan's markdown (a comment, "remove this", or a replacement) and may add general
+//! notes; Revise sends them under a directive preamble (the plan was not approved;
+//! address every point), Approve under one that says the plan goes ahead with these
+//! notes. Each annotation is listed in document order with its source lines and the
+//! text it quotes. On the next version of the plan, [`status`] tells which earlier
+//! annotations were addressed (their lines changed) and which are still open, and
+//! where their lines are now.
+
+use serde::{Deserialize, Serialize};
+use similar::{ChangeTag, TextDiff};
+
+use crate::model::labels::{APPROVE, APPROVE_EDITS};
+
+/// What an annotation asks of the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AnnotationKind"))]
+pub enum Kind {
+    Comment,
+    Remove,
+    Replace,
+}
+
+/// One annotation of a plan: the source lines it points at (1-based, first and last),
+/// the text the reviewer selected, and what they wrote (the comment, the replacement,
+/// or why to remove it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PlanAnnotation"))]
+pub struct Annotation {
+    pub lines: (u32, u32),
+    pub quote: String,
+    pub kind: Kind,
+    #[serde(default)]
+    pub text: String,
+}
+
+/// The first line of a plan sent back for revision.
+pub const REVISE_PREAMBLE: &str = "Plan not approved: revise it. Address every point below, \
+then present the revised plan for review again.";
+
+/// The first line of a plan approved with notes. A single-select answer's text
+/// replaces its choice (the protocol's rule), so an approval with notes is this text:
+/// [`approval`] reads the choice back from it.
+pub const APPROVED_PREAMBLE: &str = "Plan approved, with notes from the reviewer: \
+go ahead with the plan and follow these notes as you carry it out.";
+
+/// The same, for the approval that also accepts file edits for the session.
+pub const APPROVED_EDITS_PREAMBLE: &str = "Plan approved, with file edits accepted for the rest of this session, \
+and with notes from the reviewer: go ahead with the plan and follow these notes as you carry it out.";
+
+/// The approve label a feedback text stands for, when it is an approval with notes.
+pub fn approval(feedback: &str) -> Option<&'static str> {
+    if feedback.starts_with(APPROVED_EDITS_PREAMBLE) {
+        Some(APPROVE_EDITS)
+    } else {
+        feedback.starts_with(APPROVED_PREAMBLE).then_some(APPROVE)
+    }
+}
+
+/// The feedback text of a review: `approve` (the approve label chosen, or none for a
+/// revision) chooses the preamble; annotations in document order (by their first
+/// line, then last), then the general notes. `None` when nothing was written: an
+/// approval is then the label alone, a revision the preamble alone.
+pub fn feedback(approve: Option<&str>, annotations: &[Annotation], general: &str) -> Option<String> {
+    let approved = approve.is_some();
+    let mut ordered: Vec<&Annotation> = annotations.iter().collect();
+    ordered.sort_by_key(|a| a.lines);
+    let mut parts: Vec<String> = ordered.into_iter().map(point).collect();
+    if !general.trim().is_empty() {
+        parts.push(format!("On the whole plan:\n{}", indent(general.trim())));
+    }
+    if parts.is_empty() && approved {
+        return None;
+    }
+    let preamble = match approve {
+        Some(APPROVE_EDITS) => APPROVED_EDITS_PREAMBLE,
+        Some(_) => APPROVED_PREAMBLE,
+        None => REVISE_PREAMBLE,
+    };
+    parts.insert(0, preamble.to_owned());
+    Some(parts.join("\n\n"))
+}
+
+fn point(a: &Annotation) -> String {
+    let (from, to) = a.lines;
+    let at = if from == to { format!("Line {from}") } else { format!("Lines {from}-{to}") };
+    let quote = a.quote.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = a.text.trim();
+    let ask = match a.kind {
+        Kind::Comment => text.to_owned(),
+        Kind::Remove if text.is_empty() => "Remove this.".to_owned(),
+        Kind::Remove => format!("Remove this: {text}"),
+        Kind::Replace => format!("Replace with:\n{}", indent(text)),
+    };
+    format!("{at}, \"{quote}\":\n{}", indent(&ask))
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| if l.is_empty() { String::new() } else { format!("  {l}") }).collect::<Vec<_>>().join("\n")
+}
+
+/// An earlier annotation seen on the next version of its plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AnnotationStatus"))]
+pub struct Status {
+    pub annotation: Annotation,
+    /// Its lines changed or went: the agent acted on it.
+    pub addressed: bool,
+    /// Where its lines are in the new version, when they are all still there.
+    pub now: Option<(u32, u32)>,
+}
+
+/// Each annotation of `before` judged against `after`: addressed when any line it
+/// points at was changed or removed; open, with its lines' new numbers, when not.
+pub fn status(before: &str, after: &str, annotations: &[Annotation]) -> Vec<Status> {
+    // For each old line (1-based), its new number when it is unchanged.
+    let mut kept: Vec<Option<u32>> = vec![None];
+    for change in TextDiff::from_lines(before, after).iter_all_changes() {
+        match change.tag() {
+            ChangeTag::Equal => kept.push(change.new_index().map(|i| i as u32 + 1)),
+            ChangeTag::Delete => kept.push(None),
+            ChangeTag::Insert => {}
+        }
+    }
+    let mut ordered = annotations.to_vec();
+    ordered.sort_by_key(|a| a.lines);
+    ordered
+        .into_iter()
+        .map(|annotation| {
+            let (from, to) = annotation.lines;
+            let lines: Vec<Option<u32>> = (from..=to).map(|n| kept.get(n as usize).copied().flatten()).collect();
+            let open = !lines.is_empty() && lines.iter().all(Option::is_some);
+            let now = open.then(|| (lines[0].unwrap_or(from), lines[lines.len() - 1].unwrap_or(to)));
+            Status { annotation, addressed: !open, now }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(lines: (u32, u32), quote: &str, kind: Kind, text: &str) -> Annotation {
+        Annotation { lines, quote: quote.into(), kind, text: text.into() }
+    }
+
+    #[test]
+    fn revise_lists_every_annotation_in_document_order_then_the_general_notes() {
+        let annotations = [
+            note((7, 7), "Remove the in-memory store.", Kind::Remove, ""),
+            note((3, 4), "Add a  SessionStore\ntrait", Kind::Comment, "Name it Sessions.\nIt reads better."),
+            note((5, 5), "Dual-write for one release", Kind::Replace, "Dual-write for two releases"),
+            note((6, 6), "behind a flag", Kind::Remove, "flags linger"),
+        ];
+        assert_eq!(
+            feedback(None, &annotations, "  Keep the tests fast.  ").unwrap(),
+            "Plan not approved: revise it. Address every point below, then present the revised plan for review again.
+
+Lines 3-4, \"Add a SessionStore trait\":
+  Name it Sessions.
+  It reads better.
+
+Line 5, \"Dual-write for one release\":
+  Replace with:
+    Dual-write for two releases
+
+Line 6, \"behind a flag\":
+  Remove this: flags linger
+
+Line 7, \"Remove the in-memory store.\":
+  Remove this.
+
+On the whole plan:
+  Keep the tests fast."
+        );
+    }
+
+    #[test]
+    fn approve_with_notes_has_its_own_preamble_and_without_notes_is_the_label_alone() {
+        let text = feedback(Some(APPROVE), &[], "Mind the TTL.").unwrap();
+        assert!(text.starts_with(APPROVED_PREAMBLE) && text.ends_with("On the whole plan:\n  Mind the TTL."));
+        assert_eq!(approval(&text), Some(APPROVE));
+        let edits = feedback(Some(APPROVE_EDITS), &[], "Mind the TTL.").unwrap();
+        assert_eq!(approval(&edits), Some(APPROVE_EDITS));
+        assert_eq!(feedback(Some(APPROVE), &[], " \n"), None);
+        assert_eq!(feedback(None, &[], "").as_deref(), Some(REVISE_PREAMBLE));
+        assert_eq!(approval(REVISE_PREAMBLE), None);
+    }
+
+    #[test]
+    fn an_annotation_whose_lines_changed_is_addressed_and_one_whose_lines_stayed_is_open_where_they_are_now() {
+        let before = "# Plan\n\n1. Add a trait\n2. Dual-write\n3. Remove the old store\n";
+        let after = "# Plan\n\nWhy: sessions outlive a deploy.\n\n1. Add a trait\n2. Dual-write for two releases\n3. Remove the old store\n";
+        let annotations = [
+            note((5, 5), "Remove the old store", Kind::Remove, ""),
+            note((4, 4), "Dual-write", Kind::Comment, "For how long?"),
+            note((3, 3), "Add a trait", Kind::Comment, "Say why first."),
+        ];
+        let found: Vec<(u32, bool, Option<(u32, u32)>)> = status(before, after, &annotations)
+            .into_iter()
+            .map(|s| (s.annotation.lines.0, s.addressed, s.now))
+            .collect();
+        assert_eq!(found, [(3, false, Some((5, 5))), (4, true, None), (5, false, Some((7, 7)))]);
+        // Lines past the end of the old plan (a stale annotation) count as gone.
+        assert!(status(before, after, &[note((40, 41), "x", Kind::Comment, "y")])[0].addressed);
+    }
+}
