@@ -45,7 +45,11 @@ diffHtml: string,
 /**
  * What the person said of the last version: the typed feedback, else the label.
  */
-feedback: string | null, askedAt: string, };
+feedback: string | null, askedAt: string, 
+/**
+ * The annotations made on the last version, each addressed or still open.
+ */
+annotations: Array<AnnotationStatus>, };
 
 type FileChange = "added" | "deleted" | "modified" | "renamed";
 
@@ -89,6 +93,20 @@ file: string | null,
  * the old file has); absent for the whole file.
  */
 lines: [number, number] | null, old: boolean, text: string, };
+
+type AnnotationKind = "comment" | "remove" | "replace";
+
+type PlanAnnotation = { lines: [number, number], quote: string, kind: AnnotationKind, text: string, };
+
+type AnnotationStatus = { annotation: PlanAnnotation, 
+/**
+ * Its lines changed or went: the agent acted on it.
+ */
+addressed: boolean, 
+/**
+ * Where its lines are in the new version, when they are all still there.
+ */
+now: [number, number] | null, };
 
 type AskView = { ask: string, agent: AgentView | null, 
 /**

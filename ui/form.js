@@ -8,6 +8,7 @@
 
 import { invoke } from "./bridge.js";
 import { el, recycle } from "./dom.js";
+import { annotatable, annotations, showEarlier } from "./annotate.js";
 import { comments, reviewNode } from "./review.js";
 import { tr } from "./text.js";
 
@@ -107,18 +108,16 @@ async function send(form, pick) {
   }
 }
 
-// Approve carries nothing written: the agent reads a plan's feedback only with Revise
-// and a review's comments only with Request changes. What was written is never
-// dropped unsaid, nor turned into a Revise: the first Approve says so, and a second
-// one approves without it.
+// A code review's Approve carries nothing written (Claude Code's Stop hook cannot
+// carry notes with a stop): the agent reads comments only with Request changes. What
+// was written is never dropped unsaid, nor turned into a request for changes: the
+// first Approve says so, and a second one approves without it.
 /**
  * @param {HTMLFormElement} form
  * @param {{qid: string, label: string, keepText?: boolean}} pick
  */
 function approveWithout(form, pick) {
-  const boxes = /** @type {NodeListOf<HTMLTextAreaElement>} */ (
-    form.querySelectorAll("textarea.feedback, .review textarea")
-  );
+  const boxes = /** @type {NodeListOf<HTMLTextAreaElement>} */ (form.querySelectorAll(".review textarea"));
   const written = [...boxes].some((b) => b.value.trim());
   const warned = form.dataset.warned === "1";
   if (written && !warned) {
@@ -136,6 +135,20 @@ async function requestChanges(form) {
   errorLine(form).textContent = "";
   try {
     await invoke("request_changes", { ask, comments: comments(form) });
+  } catch (e) {
+    showError(form, ask, e);
+  }
+}
+
+// A plan's review: the button's label (an approval, or Revise), the annotations and
+// the notes on the whole plan. An approval with notes carries them to the agent.
+/** @param {HTMLFormElement} form @param {string} choice */
+async function reviewPlan(form, choice) {
+  const ask = form.dataset.ask || "";
+  errorLine(form).textContent = "";
+  const general = /** @type {HTMLTextAreaElement | null} */ (form.querySelector("textarea.feedback"));
+  try {
+    await invoke("review_plan", { ask, choice, annotations: annotations(form), general: general ? general.value : "" });
   } catch (e) {
     showError(form, ask, e);
   }
@@ -195,8 +208,8 @@ function detailNode(q, cls) {
 }
 
 // A revised plan: what the person said of the last version, and what changed since.
-/** @param {Revision} revision */
-function revisionNode(revision) {
+/** @param {Revision} revision @param {HTMLElement | null} plan */
+function revisionNode(revision, plan) {
   const diff = el("div", { class: "detail diff" });
   diff.innerHTML = revision.diffHtml; // sanitized by ammonia in Rust
   return el(
@@ -212,6 +225,7 @@ function revisionNode(revision) {
           revision.feedback,
         )
       : null,
+    plan ? showEarlier(plan, revision.annotations) : null,
     diff,
   );
 }
@@ -225,9 +239,9 @@ function questionNode(view, q, draft) {
   fs.append(el("legend", { class: "header", text: q.header || "" }));
   fs.append(el("p", { class: "text", text: q.question }));
   const planned = view.presentation === "planReview";
-  if (planned && view.revision) fs.append(revisionNode(view.revision));
   const detail = detailNode(q, q.planReview ? "detail plan" : "detail");
-  if (detail) fs.append(detail);
+  if (planned && view.revision) fs.append(revisionNode(view.revision, detail));
+  if (detail) fs.append(planned ? annotatable(detail) : detail);
   if (view.presentation === "codeReview") {
     fs.append(reviewNode(view.review || []));
     return fs;
@@ -349,7 +363,8 @@ export function formFor(view) {
         type: "button",
         class: "primary approve",
         text: shownLabel(only, approve),
-        onclick: () => approveWithout(form, { qid: only.id, label: approve, keepText: false }),
+        onclick: () =>
+          review ? approveWithout(form, { qid: only.id, label: approve, keepText: false }) : reviewPlan(form, approve),
       }),
     );
     for (const o of only.options.filter((o) => o.label !== approve)) {
@@ -358,7 +373,7 @@ export function formFor(view) {
           type: "button",
           class: review ? "deny request-changes" : "option-button",
           text: shownLabel(only, o.label),
-          onclick: () => (review ? requestChanges(form) : send(form, { qid: only.id, label: o.label })),
+          onclick: () => (review ? requestChanges(form) : reviewPlan(form, o.label)),
         }),
       );
     }

@@ -86,6 +86,20 @@ pub fn request_changes(
     state.inbox.request_changes(&ask, &comments)
 }
 
+/// Sends a plan's review: the button chosen (an approval, or Revise), the annotations
+/// on the plan's lines and the general notes; worded for the agent in Rust
+/// (`review::plan`).
+#[tauri::command]
+pub fn review_plan(
+    state: State<'_, AppState>,
+    ask: String,
+    choice: String,
+    annotations: Vec<user_questions::review::plan::Annotation>,
+    general: String,
+) -> Result<(), UiError> {
+    state.inbox.review_plan(&ask, &choice, &annotations, &general)
+}
+
 /// Keeps a picture pasted or dropped into feedback (its bytes, the request's raw
 /// body) under the data folder; its path, for the feedback to name.
 #[tauri::command]

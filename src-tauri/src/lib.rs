@@ -104,6 +104,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::list_questions,
             commands::answer_question,
             commands::request_changes,
+            commands::review_plan,
             commands::save_picture,
             commands::dismiss_question,
             commands::save_draft,

@@ -9,6 +9,7 @@
 //! is moved aside, an unwritable one is skipped, each with one line on stderr; a file
 //! locked for a while only delays the fold.
 
+pub mod annotations;
 pub mod journal;
 pub mod pause;
 pub mod recorder;

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Each migration takes the schema from the version before it to its own number.
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     // 1: the asks.
     "CREATE TABLE asks (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -53,6 +53,17 @@ const MIGRATIONS: [&str; 4] = [
     // row's page before: about three times slower over 100,000 asks).
     "DROP INDEX asks_newest;
     CREATE INDEX asks_newest ON asks(asked_at DESC, seq DESC, id DESC, search);",
+    // 5: a plan's annotations, with the version of the plan they were made on (see
+    // super::annotations).
+    "CREATE TABLE annotations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        made_at INTEGER NOT NULL,
+        session TEXT,
+        agent_id TEXT,
+        plan TEXT NOT NULL,
+        annotations TEXT NOT NULL
+    );
+    CREATE INDEX annotations_made ON annotations(made_at);",
 ];
 
 /// The schema version this build writes.
@@ -268,14 +279,21 @@ pub fn list(conn: &Connection, q: &Query) -> rusqlite::Result<Vec<Entry>> {
 /// Deletes the asks received before `before` (all of them when `None`); how many.
 pub fn clear(conn: &Connection, before: Option<SystemTime>) -> rusqlite::Result<usize> {
     match before {
-        Some(t) => conn.execute("DELETE FROM asks WHERE asked_at < ?", [nanos(t)]),
-        None => conn.execute("DELETE FROM asks", []),
+        Some(t) => {
+            conn.execute("DELETE FROM annotations WHERE made_at < ?", [nanos(t)])?;
+            conn.execute("DELETE FROM asks WHERE asked_at < ?", [nanos(t)])
+        }
+        None => {
+            conn.execute("DELETE FROM annotations", [])?;
+            conn.execute("DELETE FROM asks", [])
+        }
     }
 }
 
 /// Keeps the history bounded: asks older than `days`, and all but the newest `max`.
 pub fn retain(conn: &Connection, days: u64, max: u64, now: SystemTime) -> rusqlite::Result<usize> {
     let cutoff = now.checked_sub(Duration::from_secs(days * 86_400)).unwrap_or(UNIX_EPOCH);
+    conn.execute("DELETE FROM annotations WHERE made_at < ?", [nanos(cutoff)])?;
     let old = conn.execute("DELETE FROM asks WHERE asked_at < ?", [nanos(cutoff)])?;
     let over = conn.execute(
         "DELETE FROM asks WHERE id IN (SELECT id FROM asks ORDER BY asked_at DESC, seq DESC, id DESC LIMIT -1 OFFSET ?)",

@@ -141,6 +141,9 @@ pub fn status(before: &str, after: &str, annotations: &[Annotation]) -> Vec<Stat
 
 #[cfg(test)]
 mod tests {
+    /// An annotation's first line, whether it was addressed, and where it is now.
+    type Seen = (u32, bool, Option<(u32, u32)>);
+
     use super::*;
 
     fn note(lines: (u32, u32), quote: &str, kind: Kind, text: &str) -> Annotation {
@@ -199,7 +202,7 @@ On the whole plan:
             note((4, 4), "Dual-write", Kind::Comment, "For how long?"),
             note((3, 3), "Add a trait", Kind::Comment, "Say why first."),
         ];
-        let found: Vec<(u32, bool, Option<(u32, u32)>)> = status(before, after, &annotations)
+        let found: Vec<Seen> = status(before, after, &annotations)
             .into_iter()
             .map(|s| (s.annotation.lines.0, s.addressed, s.now))
             .collect();

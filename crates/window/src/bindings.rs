@@ -14,6 +14,7 @@ use user_questions::history::store::Rule;
 use user_questions::model::{Context, Intent, QuestionOption};
 use user_questions::review::diff::{Change, File, Hunk, Line};
 use user_questions::review::feedback::Comment;
+use user_questions::review::plan::{Annotation, Kind, Status as AnnotationStatus};
 use user_questions_i18n::Language;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui/bindings.d.ts");
@@ -33,6 +34,9 @@ fn declarations() -> String {
         Hunk::decl(),
         File::decl(),
         Comment::decl(),
+        Kind::decl(),
+        Annotation::decl(),
+        AnnotationStatus::decl(),
         AskView::decl(),
         ListedAsk::decl(),
         GroupView::decl(),

@@ -10,7 +10,9 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
+use user_questions::history::{annotations as history_annotations, store};
 use user_questions::model::{labels, AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
+use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{diff, feedback, feedback::Comment};
 use user_questions::{Answer, Answerer, Ask, Next};
 
@@ -159,7 +161,13 @@ fn view_of(ask: &Ask) -> AskView {
             id: q.id.clone(),
             question: q.question.clone(),
             header: q.header.clone(),
-            detail_html: q.detail.as_deref().map(markdown::render),
+            detail_html: q.detail.as_deref().map(|d| {
+                if q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW) {
+                    markdown::render_plan(d)
+                } else {
+                    markdown::render(d)
+                }
+            }),
             options: q.options.clone(),
             shown_options: q.options.clone(),
             multi_select: q.multi_select,
@@ -286,6 +294,40 @@ impl Inbox {
         let text = feedback::text(&files, comments);
         let question = view.questions.first().map(|q| q.id.clone()).unwrap_or_default();
         self.answer(id, &serde_json::json!({"answers": [{"id": question, "selected": [], "custom": text}]}))
+    }
+
+    /// Sends a plan's review: `choice` (Revise, or one of its approvals), with the
+    /// annotations on its lines and the general notes, worded for the agent
+    /// (`review::plan`). The annotations are kept in the history with the plan they were
+    /// made on, for its next version to show.
+    pub fn review_plan(
+        &self,
+        id: &str,
+        choice: &str,
+        annotations: &[Annotation],
+        general: &str,
+    ) -> Result<(), UiError> {
+        let ask = self.ask(id)?;
+        let request = ask.request();
+        let question = request.questions.first().ok_or_else(|| UiError::from(UserQuestionError::not_pending(id)))?;
+        if !question.has_option(choice) {
+            let answer = serde_json::json!({"answers": [{"id": question.id, "selected": [choice]}]});
+            return self.answer(id, &answer);
+        }
+        let approve = (choice != labels::REVISE).then_some(choice);
+        let item = match plan::feedback(approve, annotations, general) {
+            Some(text) => serde_json::json!({"id": question.id, "selected": [], "custom": text}),
+            None => serde_json::json!({"id": question.id, "selected": [approve.unwrap_or_default()]}),
+        };
+        let history = self.history.lock().unwrap().clone();
+        if let (Some(path), Some(plan), false) = (history, question.detail.as_deref(), annotations.is_empty()) {
+            // The review goes to the agent whether or not the history keeps it.
+            if let Ok(conn) = store::open_for_writing(&path) {
+                let author = crate::revision::author(request);
+                let _ = history_annotations::add(&conn, &author, plan, annotations, std::time::SystemTime::now());
+            }
+        }
+        self.answer(id, &serde_json::json!({"answers": [item]}))
     }
 
     /// The person declines: the asker gets `ASK_CANCELLED`.

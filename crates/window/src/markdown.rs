@@ -5,17 +5,35 @@
 //! removed and hunk lines marked (`span.add`, `span.del`, `span.hunk`), the only
 //! classes the allow-list keeps (with `span.ctx`
 //! for context lines).
+//!
+//! A plan is rendered with its source lines: each piece of text sits in a
+//! `span[data-lines="first-last"]` (the markdown lines it came from), so a reviewer's
+//! selection in the rendered plan is known by the lines of the markdown it points at.
+//! The attribute is kept only on spans, only with that shape.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// Markdown to sanitized HTML.
 pub fn render(markdown: &str) -> String {
+    render_with(markdown, false)
+}
+
+/// A plan's markdown to sanitized HTML whose text knows its source lines.
+pub fn render_plan(markdown: &str) -> String {
+    render_with(markdown, true)
+}
+
+fn render_with(markdown: &str, lines: bool) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    let mut unsafe_html = String::with_capacity(markdown.len() * 3 / 2);
+    let mut unsafe_html = String::with_capacity(markdown.len() * if lines { 3 } else { 3 / 2 });
+    let starts: Vec<usize> = std::iter::once(0).chain(markdown.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_of = |offset: usize| starts.partition_point(|&s| s <= offset) as u32;
+    let span_of = |range: &Range<usize>| (line_of(range.start), line_of(range.end.saturating_sub(1).max(range.start)));
     let mut in_diff = false;
-    let events = Parser::new_ext(markdown, options).map(|event| match event {
+    let events = Parser::new_ext(markdown, options).into_offset_iter().map(|(event, range)| match event {
         Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref lang))) => {
             in_diff = lang.as_ref() == "diff";
             event
@@ -24,32 +42,67 @@ pub fn render(markdown: &str) -> String {
             in_diff = false;
             event
         }
-        Event::Text(text) if in_diff => Event::Html(CowStr::from(mark_diff(&text))),
+        Event::Text(text) if in_diff => {
+            Event::Html(CowStr::from(mark_diff(&text, lines.then(|| line_of(range.start)))))
+        }
+        Event::Text(text) if lines => {
+            let (first, last) = span_of(&range);
+            Event::Html(CowStr::from(format!("<span data-lines=\"{first}-{last}\">{}</span>", escape(&text))))
+        }
+        Event::Code(code) if lines => {
+            let (first, last) = span_of(&range);
+            Event::Html(CowStr::from(format!(
+                "<span data-lines=\"{first}-{last}\"><code>{}</code></span>",
+                escape(&code)
+            )))
+        }
         other => other,
     });
     html::push_html(&mut unsafe_html, events);
     let classes = HashMap::from([("span", HashSet::from(["add", "del", "hunk", "ctx"]))]);
-    ammonia::Builder::default()
+    let mut builder = ammonia::Builder::default();
+    builder
         .allowed_classes(classes)
         .url_schemes(HashSet::from(["http", "https", "mailto"]))
         .link_rel(Some("noopener noreferrer nofollow"))
-        .rm_tags(&["img"])
-        .clean(&unsafe_html)
-        .to_string()
+        .rm_tags(&["img"]);
+    if lines {
+        builder.add_tag_attributes("span", &["data-lines"]).attribute_filter(|_, attribute, value| {
+            if attribute != "data-lines" || is_range(value) {
+                Some(value.into())
+            } else {
+                None
+            }
+        });
+    }
+    builder.clean(&unsafe_html).to_string()
+}
+
+/// `first-last`, two line numbers.
+fn is_range(value: &str) -> bool {
+    value.split_once('-').is_some_and(|(a, b)| {
+        [a, b].iter().all(|n| !n.is_empty() && n.len() < 10 && n.bytes().all(|c| c.is_ascii_digit()))
+    })
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The lines of a diff, escaped, each in a span saying what it is (`ctx` for context),
-/// shown one a line by the page's style.
-fn mark_diff(text: &str) -> String {
+/// shown one a line by the page's style; numbered from `first` when given.
+fn mark_diff(text: &str, first: Option<u32>) -> String {
     text.lines()
-        .map(|line| {
+        .enumerate()
+        .map(|(i, line)| {
             let class = match line.as_bytes().first() {
                 Some(b'+') if !line.starts_with("+++") => "add",
                 Some(b'-') if !line.starts_with("---") => "del",
                 Some(b'@') => "hunk",
                 _ => "ctx",
             };
-            format!("<span class=\"{class}\">{}</span>", ammonia::clean_text(line))
+            let at = first.map(|f| format!(" data-lines=\"{0}-{0}\"", f + i as u32)).unwrap_or_default();
+            format!("<span class=\"{class}\"{at}>{}</span>", ammonia::clean_text(line))
         })
         .collect()
 }
@@ -65,6 +118,31 @@ mod tests {
         assert!(html.contains("<span class=\"del\">-&lt;b&gt;old&lt;/b&gt;</span>"), "{html}");
         assert!(html.contains("<span class=\"add\">+new</span><span class=\"ctx\"> same</span>"), "{html}");
         assert!(!render("<span class=\"add\" onclick=\"x()\">x</span><p class=\"add\">y</p>").contains("onclick"));
+    }
+
+    #[test]
+    fn a_plans_text_knows_its_source_lines_and_no_one_else_can_say_them() {
+        let html = super::render_plan(
+            "# Plan\n\n1. Add a `SessionStore`\n   trait\n2. **Dual-write**\n\n```rust\nfn a() {}\nfn b() {}\n```\n",
+        );
+        for piece in [
+            "<h1><span data-lines=\"1-1\">Plan</span></h1>",
+            "<span data-lines=\"3-3\">Add a </span><span data-lines=\"3-3\"><code>SessionStore</code></span>",
+            "<span data-lines=\"4-4\">trait</span>",
+            "<strong><span data-lines=\"5-5\">Dual-write</span></strong>",
+            "<pre><code><span data-lines=\"8-9\">fn a() {}\nfn b() {}\n</span></code>",
+        ] {
+            assert!(html.contains(piece), "{piece} in {html}");
+        }
+        let forged = super::render_plan(
+            "<span data-lines=\"1-1\" onclick=\"x\">a</span><span data-lines=\"x\">b</span><p data-lines=\"2-2\">c</p>",
+        );
+        assert!(
+            !forged.contains("data-lines=\"x\"") && !forged.contains("<p data-lines") && !forged.contains("onclick"),
+            "{forged}"
+        );
+        assert!(!render("<span data-lines=\"1-1\">a</span>").contains("data-lines"));
+        assert!(!super::render_plan("<script>x</script>`<b>`").contains("<script"));
     }
 
     #[test]
@@ -121,7 +199,7 @@ mod tests {
 mod properties {
     use proptest::prelude::*;
 
-    use super::render;
+    use super::{render, render_plan};
 
     /// Pieces of markdown and of hostile HTML, to be strung together in any order.
     fn hostile() -> impl Strategy<Value = String> {
@@ -153,6 +231,7 @@ mod properties {
             Just("[ref]: javascript:alert(1)\n[ref]\n"),
             Just("<https://example.com>"),
             Just("<a href=\"https://ok.example\">ok</a>"),
+            Just("<span data-lines=\"1-2\" onclick=\"x\">s</span><p data-lines=\"3-3\">p</p>"),
         ];
         (prop::collection::vec(piece, 1..8), prop::collection::vec(".{0,6}", 0..4)).prop_map(|(pieces, text)| {
             let mut s = String::new();
@@ -216,13 +295,14 @@ mod properties {
         #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
 
         #[test]
-        fn nothing_that_runs_survives(markdown in hostile()) {
-            let html = render(&markdown);
+        fn nothing_that_runs_survives(markdown in hostile(), plan in any::<bool>()) {
+            let html = if plan { render_plan(&markdown) } else { render(&markdown) };
             for (name, attrs) in tags(&html) {
                 let forbidden = ["script", "style", "iframe", "svg", "math", "object", "embed", "img", "form", "input"];
                 prop_assert!(!forbidden.contains(&name.as_str()), "<{}> in {}", name, html);
                 for (attr, value) in attrs {
                     prop_assert!(!attr.starts_with("on") && attr != "style", "{} on <{}> in {}", attr, name, html);
+                    prop_assert!(attr != "data-lines" || (plan && name == "span"), "{} on <{}> in {}", attr, name, html);
                     if matches!(attr.as_str(), "href" | "src" | "action" | "xlink:href") {
                         let url: String = value.chars().filter(|c| !c.is_whitespace() && !c.is_control()).collect();
                         let url = url.to_lowercase();

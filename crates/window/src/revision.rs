@@ -7,8 +7,10 @@ use std::path::Path;
 
 use serde::Serialize;
 use user_questions::agents::call::{fenced, unified};
+use user_questions::history::annotations::{self as history_annotations, Author};
 use user_questions::history::store::{self, Query};
 use user_questions::model::{Intent, Request};
+use user_questions::review::plan::{self as review_plan, Status as AnnotationStatus};
 
 use crate::markdown;
 
@@ -22,6 +24,16 @@ pub struct Revision {
     /// What the person said of the last version: the typed feedback, else the label.
     pub feedback: Option<String>,
     pub asked_at: String,
+    /// The annotations made on the last version, each addressed or still open.
+    pub annotations: Vec<AnnotationStatus>,
+}
+
+/// Who made a plan, as its annotations are kept.
+pub fn author(request: &Request) -> Author {
+    Author {
+        session: request.context.as_ref().and_then(|c| c.session.clone()),
+        agent: request.agent.as_ref().map(|a| a.id.clone()),
+    }
 }
 
 fn plan_of(request: &serde_json::Value) -> Option<String> {
@@ -61,11 +73,20 @@ pub fn previous(history: &Path, request: &Request) -> Option<Revision> {
         item["custom"].as_str().or_else(|| item["selected"][0].as_str()).map(str::to_owned)
     });
     let diff = unified("plan", &format!("{before}\n"), &format!("{plan}\n"));
-    Some(Revision { diff_html: markdown::render(&fenced("diff", &diff)), feedback, asked_at: earlier.asked_at })
+    let annotations = history_annotations::of(&conn, &author(request), &before).unwrap_or_default();
+    Some(Revision {
+        diff_html: markdown::render(&fenced("diff", &diff)),
+        feedback,
+        asked_at: earlier.asked_at,
+        annotations: review_plan::status(&before, plan, &annotations),
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    /// An annotation's first line, whether it was addressed, and where it is now.
+    type Seen = (u32, bool, Option<(u32, u32)>);
+
     use super::*;
     use user_questions::history::{self, Retention};
     use user_questions::model::AskRequest;
@@ -102,6 +123,36 @@ mod tests {
         assert_eq!(revision.feedback.as_deref(), Some("test the restore first"));
         assert!(revision.diff_html.contains("+3. Test the restore"), "{}", revision.diff_html);
         assert!(revision.diff_html.contains("class=\"add\""), "{}", revision.diff_html);
+        assert_eq!(revision.annotations, [], "no annotations were made");
+
+        // Annotations made on the first version: one on a line the second changed
+        // (addressed), one on a line it kept (open, where it is now).
+        let history_file = dir.path().join(history::FILE);
+        let conn = store::open_for_writing(&history_file).unwrap();
+        let note = |lines, quote: &str| review_plan::Annotation {
+            lines,
+            quote: quote.into(),
+            kind: review_plan::Kind::Comment,
+            text: "why?".into(),
+        };
+        let made = [note((4, 4), "Restore"), note((3, 3), "Dump")];
+        history_annotations::add(
+            &conn,
+            &author(&request),
+            "# Migrate\n\n1. Dump\n2. Restore",
+            &made,
+            std::time::SystemTime::now(),
+        )
+        .unwrap();
+        let second = user_questions::tool::plan_review("# Migrate\n\n1. Dump\n2. Restore from the dump");
+        let request = Request { questions: vec![second], ..request };
+        let seen: Vec<Seen> = previous(&history_file, &request)
+            .unwrap()
+            .annotations
+            .into_iter()
+            .map(|s| (s.annotation.lines.0, s.addressed, s.now))
+            .collect();
+        assert_eq!(seen, [(3, false, Some((3, 3))), (4, true, None)]);
         let other = Request { agent: None, ..request.clone() };
         assert_eq!(previous(&dir.path().join(history::FILE), &other), None, "no agent, no session: no version");
     }
