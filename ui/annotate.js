@@ -282,7 +282,7 @@ export function showEarlier(plan, earlier) {
         el("span", { class: "where", text: where(...(s.now || s.annotation.lines)) }),
         el("q", { class: "quote", text: s.annotation.quote }),
         el("span", { class: "kind", text: tr(KINDS[s.annotation.kind].label) }),
-        s.annotation.text ? el("span", { class: "text", text: s.annotation.text }) : null,
+        s.annotation.text ? el("span", { class: "note-text", text: s.annotation.text }) : null,
       ),
     ),
   );

@@ -59,6 +59,21 @@ pub fn approval(feedback: &str) -> Option<&'static str> {
     }
 }
 
+/// What a review's text says past its preamble (what the reviewer wrote).
+pub fn without_preamble(text: &str) -> &str {
+    [REVISE_PREAMBLE, APPROVED_EDITS_PREAMBLE, APPROVED_PREAMBLE]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))
+        .unwrap_or(text)
+        .trim()
+}
+
+/// The notes on the whole plan in a review's text, as the reviewer wrote them.
+pub fn general_of(text: &str) -> Option<String> {
+    let (_, general) = text.split_once("On the whole plan:\n")?;
+    Some(general.lines().map(|l| l.strip_prefix("  ").unwrap_or(l)).collect::<Vec<_>>().join("\n"))
+}
+
 /// The feedback text of a review: `approve` (the approve label chosen, or none for a
 /// revision) chooses the preamble; annotations in document order (by their first
 /// line, then last), then the general notes. `None` when nothing was written: an
@@ -191,6 +206,10 @@ On the whole plan:
         assert_eq!(feedback(Some(APPROVE), &[], " \n"), None);
         assert_eq!(feedback(None, &[], "").as_deref(), Some(REVISE_PREAMBLE));
         assert_eq!(approval(REVISE_PREAMBLE), None);
+        assert_eq!(without_preamble(&text), "On the whole plan:\n  Mind the TTL.");
+        assert_eq!(without_preamble("typed by hand"), "typed by hand");
+        assert_eq!(general_of(&text).as_deref(), Some("Mind the TTL."));
+        assert_eq!(general_of(REVISE_PREAMBLE), None);
     }
 
     #[test]

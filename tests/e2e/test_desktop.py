@@ -73,22 +73,23 @@ def test_plan_review_approved_and_revised(app, ask, tmp_path):
     form.find_element(By.CSS_SELECTOR, "textarea[aria-label='Feedback']").send_keys("Keep the in-memory store for tests.")
     form.find_element(By.XPATH, ".//button[text()='Revise']").click()
     code, answer, err = a.result()
-    assert answer == {"answers": [{"id": "plan", "selected": [], "custom": "Keep the in-memory store for tests."}]}, err
+    assert answer == {"answers": [{"id": "plan", "selected": [], "custom": (
+        "Plan not approved: revise it. Address every point below, then present the revised plan for review again."
+        "\n\nOn the whole plan:\n  Keep the in-memory store for tests.")}]}, err
 
 
-def test_approve_with_feedback_written_says_it_is_not_sent_before_approving(app, ask, tmp_path):
+def test_approve_with_feedback_written_sends_it_as_notes_with_the_approval(app, ask, tmp_path):
     plan = tmp_path / "plan.md"
     plan.write_text(PLAN)
     a = ask("--plan", str(plan), "--agent-id", "planner-notes")
     form = form_of(app, "planner-notes")
     form.find_element(By.CSS_SELECTOR, "textarea[aria-label='Feedback']").send_keys("Mind the session TTL.")
     form.find_element(By.XPATH, ".//button[text()='Approve']").click()
-    # Said, not sent, and not turned into a Revise.
-    wait_for(lambda: "Press Approve again" in form.find_element(By.CSS_SELECTOR, ".error").text, "the warning")
-    assert a.p.poll() is None, "nothing was sent yet"
-    form.find_element(By.XPATH, ".//button[text()='Approve']").click()
+    # An approval, not turned into a Revise, with the notes under its own preamble.
     code, answer, err = a.result()
-    assert answer == {"answers": [{"id": "plan", "selected": ["Approve"]}]}, err
+    assert answer == {"answers": [{"id": "plan", "selected": [], "custom": (
+        "Plan approved, with notes from the reviewer: go ahead with the plan and follow these notes as you carry "
+        "it out.\n\nOn the whole plan:\n  Mind the session TTL.")}]}, err
 
 
 def test_withdrawn_questions_disappear_everywhere(app, ask):

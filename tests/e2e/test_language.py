@@ -89,11 +89,37 @@ def test_a_plan_review_is_shown_in_chinese_and_answered_with_the_protocols_label
     assert form.find_element(By.CSS_SELECTOR, "p.text").text == "批准这个计划吗？"
     buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
     assert buttons == ["批准", "修改", "忽略"], buttons
-    assert form.find_element(By.CSS_SELECTOR, "textarea.feedback").get_attribute("placeholder") == "给智能体的反馈（随“修改”一起发送）"
+    assert form.find_element(By.CSS_SELECTOR, "textarea.feedback").get_attribute("placeholder") == "对整个计划的意见（随“修改”发送，也可随“批准”作为备注发送）"
     assert form.find_element(By.CSS_SELECTOR, ".detail h1").text == "迁移数据库"
     form.find_element(By.CSS_SELECTOR, "button.approve").click()
     code, answer, err = a.result()
     assert (code, answer) == (0, {"answers": [{"id": "plan", "selected": ["Approve"]}]}), err
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_a_plan_annotated_in_chinese_reaches_the_agent_in_the_words_it_acts_on(app, ask, tmp_path):
+    from test_annotations import REVISE, annotate, cards
+    plan = tmp_path / "plan.md"
+    plan.write_text("# 迁移数据库\n\n1. 导出全部表\n2. 导入并校验\n")
+    a = ask("--plan", str(plan), "--agent-id", "zh-annotator")
+    form = form_of(app, "zh-annotator")
+    assert form.find_element(By.CSS_SELECTOR, ".annotate-hint").text == "在计划中选中文字，即可评论、要求删除或替换它。"
+    annotate(app, form, "comment", "全部表", text="只导出用户表。")
+    annotate(app, form, "replace", "导入并校验", text="导入后对比行数")
+    assert cards(form) == [("3", "评论"), ("4", "替换")]
+    bar = [b.get_attribute("textContent") for b in form.find_elements(By.CSS_SELECTOR, ".annotate-bar button")]
+    assert bar == ["评论", "删除", "替换"], bar
+    shot(app, "plan-annotated-zh")
+    form.find_element(By.XPATH, ".//button[text()='修改']").click()
+    code, answer, err = a.result()
+    assert answer["answers"][0]["custom"] == f"""{REVISE}
+
+Line 3, "全部表":
+  只导出用户表。
+
+Line 4, "导入并校验":
+  Replace with:
+    导入后对比行数""", answer
 
 
 @pytest.mark.env(LANG="zh_CN.UTF-8")

@@ -45,5 +45,8 @@ def test_a_picture_pasted_into_feedback_is_kept_shown_and_named(app, ask, tmp_pa
     shot(app, "picture-in-feedback")
     form.find_element(By.XPATH, ".//button[text()='Revise']").click()
     code, answer, err = a.result()
-    assert answer == {"answers": [{"id": "plan", "selected": [], "custom": value}]}, err
     assert value == "The chart should look like this:\n[Picture: %s]\n" % path
+    # The plan's notes, with the picture's path in them, under the revision's preamble.
+    assert answer == {"answers": [{"id": "plan", "selected": [], "custom": (
+        "Plan not approved: revise it. Address every point below, then present the revised plan for review again."
+        "\n\nOn the whole plan:\n  The chart should look like this:\n  [Picture: %s]" % path)}]}, err

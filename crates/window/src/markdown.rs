@@ -56,6 +56,9 @@ fn render_with(markdown: &str, lines: bool) -> String {
                 escape(&code)
             )))
         }
+        // The plan's own HTML never says which lines it is: only ours does.
+        Event::Html(raw) if lines => Event::Html(CowStr::from(unclaimed(&raw))),
+        Event::InlineHtml(raw) if lines => Event::InlineHtml(CowStr::from(unclaimed(&raw))),
         other => other,
     });
     html::push_html(&mut unsafe_html, events);
@@ -76,6 +79,20 @@ fn render_with(markdown: &str, lines: bool) -> String {
         });
     }
     builder.clean(&unsafe_html).to_string()
+}
+
+/// Raw HTML with every `data-lines` (in any case) renamed, for the sanitizer to drop.
+fn unclaimed(raw: &str) -> String {
+    let lower = raw.to_ascii_lowercase();
+    let mut out = String::with_capacity(raw.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices("data-lines") {
+        out.push_str(&raw[last..at]);
+        out.push_str("data-unclaimed");
+        last = at + "data-lines".len();
+    }
+    out.push_str(&raw[last..]);
+    out
 }
 
 /// `first-last`, two line numbers.
@@ -135,12 +152,11 @@ mod tests {
             assert!(html.contains(piece), "{piece} in {html}");
         }
         let forged = super::render_plan(
-            "<span data-lines=\"1-1\" onclick=\"x\">a</span><span data-lines=\"x\">b</span><p data-lines=\"2-2\">c</p>",
+            "<span data-lines=\"5-5\" onclick=\"x\">a</span><span DATA-LINES=\"7-7\">b</span>\n\n<div data-lines=\"9-9\">d</div>",
         );
-        assert!(
-            !forged.contains("data-lines=\"x\"") && !forged.contains("<p data-lines") && !forged.contains("onclick"),
-            "{forged}"
-        );
+        for claim in ["5-5", "7-7", "9-9", "onclick"] {
+            assert!(!forged.contains(claim), "{claim} in {forged}");
+        }
         assert!(!render("<span data-lines=\"1-1\">a</span>").contains("data-lines"));
         assert!(!super::render_plan("<script>x</script>`<b>`").contains("<script"));
     }

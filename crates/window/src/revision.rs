@@ -70,10 +70,16 @@ pub fn previous(history: &Path, request: &Request) -> Option<Revision> {
     }
     let feedback = earlier.outcome.as_ref().and_then(|o| {
         let item = &o["answer"]["answers"][0];
-        item["custom"].as_str().or_else(|| item["selected"][0].as_str()).map(str::to_owned)
+        let said = item["custom"].as_str().map(review_plan::without_preamble);
+        said.filter(|s| !s.is_empty()).or_else(|| item["selected"][0].as_str()).map(str::to_owned)
     });
     let diff = unified("plan", &format!("{before}\n"), &format!("{plan}\n"));
     let annotations = history_annotations::of(&conn, &author(request), &before).unwrap_or_default();
+    // With its annotations listed, what was said of the whole plan is said once.
+    let feedback = match (annotations.is_empty(), feedback) {
+        (false, Some(said)) => review_plan::general_of(&said),
+        (_, said) => said,
+    };
     Some(Revision {
         diff_html: markdown::render(&fenced("diff", &diff)),
         feedback,
