@@ -97,3 +97,18 @@ def test_approve_exits_0(app, sock):
     form.find_element(By.XPATH, ".//button[text()='Approve']").click()
     asker.wait(10)
     assert asker.returncode == 0, asker.stderr.read()
+
+
+def test_approve_with_comments_written_says_they_are_not_sent_before_approving(app, sock):
+    asker = review(sock)
+    form = form_asking(app, "Approve these changes?")
+    number(form, "src/cart.py", 2).click()
+    form.find_elements(By.CSS_SELECTOR, ".review-comment textarea")[-1].send_keys("Name it quantity.")
+    form.find_element(By.XPATH, ".//button[text()='Approve']").click()
+    # Said, not sent, and not turned into a request for changes.
+    wait_for(lambda: "Press Approve again" in form.find_element(By.CSS_SELECTOR, ".error").text, "the warning")
+    assert asker.poll() is None, "nothing was sent yet"
+    form.find_element(By.XPATH, ".//button[text()='Approve']").click()
+    asker.wait(10)
+    assert asker.returncode == 0, asker.stderr.read()
+    assert asker.stdout.read() == "", "an approval prints no review"
