@@ -48,6 +48,13 @@ impl Host {
         Self { service, history, trusted_uids: config.trusted_uids.clone() }
     }
 
+    /// The relay to the other machines of this machine's circle, when it is paired
+    /// (`userq relay`); it runs until dropped. A relay file that cannot be read is
+    /// logged and no relay runs: the local service goes on.
+    pub async fn start_relay(&self) -> Option<crate::relay::Node> {
+        relay(&self.service).await
+    }
+
     /// Serves the socket until `shutdown` resolves; then every pending ask ends with
     /// `SHUTTING_DOWN` and the socket file is removed.
     pub fn serve(&self, listener: UnixListener, shutdown: impl Future<Output = ()>) -> impl Future<Output = ()> {
@@ -59,4 +66,21 @@ impl Host {
 /// Starts a host with `config` and serves `listener` until `shutdown` resolves.
 pub async fn run(listener: UnixListener, config: &Config, shutdown: impl Future<Output = ()>) {
     Host::start(config).serve(listener, shutdown).await
+}
+
+/// The relay of this machine's circle for `service`, when it is paired (see
+/// [`Host::start_relay`]).
+pub async fn relay(service: &UserQuestions) -> Option<crate::relay::Node> {
+    let path = crate::relay::config::default_path()?;
+    match crate::relay::start(service, &path).await {
+        Ok(Some(node)) => {
+            tracing::info!("relay: this machine's circle, from {}", path.display());
+            Some(node)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            tracing::warn!("relay: {e}");
+            None
+        }
+    }
 }

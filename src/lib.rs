@@ -10,7 +10,9 @@
 //! waterfall, [`history`] keeps every ask and the remembered answers as two of its
 //! answerers, and [`wording`] shows the product's own labels in the person's
 //! language. [`host`] starts the service with its history and socket for every door
-//! that serves. Nothing here depends on a window toolkit.
+//! that serves, and [`relay`] carries questions between the paired machines of a
+//! circle, sealed end to end through a NATS broker. Nothing here depends on a window
+//! toolkit.
 
 pub mod agents;
 pub mod channel;
@@ -19,6 +21,7 @@ pub mod history;
 pub mod host;
 pub mod mcp;
 pub mod model;
+pub mod relay;
 pub mod review;
 pub mod service;
 pub mod tool;

@@ -53,7 +53,13 @@ impl AppState {
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
         host.service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
-        let task = tauri::async_runtime::spawn(host.serve(listener, stop.clone().cancelled_owned()));
+        let serving = host.serve(listener, stop.clone().cancelled_owned());
+        let relayed = host.service.clone();
+        let task = tauri::async_runtime::spawn(async move {
+            // The relay to this machine's circle, when it is paired, for as long as it serves.
+            let _relay = user_questions::host::relay(&relayed).await;
+            serving.await
+        });
         let Host { service, history, .. } = host;
         Ok(Self {
             service,

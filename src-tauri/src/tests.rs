@@ -88,8 +88,8 @@ fn the_whole_app_runs_under_the_mock_runtime() {
         if name == "hide_window" {
             continue; // it hides the window this test speaks through
         }
-        let args =
-            json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": []});
+        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": [],
+                "choice": "Revise", "annotations": [], "general": ""});
         if let Err(e) = invoke(&window, name, args) {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
             let expected = match name {

@@ -7,7 +7,7 @@
 //! answerer on the other end.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -88,6 +88,8 @@ pub(crate) struct Conn {
 struct Held {
     ask: Ask,
     claimed: Arc<Notify>,
+    /// This connection's answerer answered or rejected it.
+    settled: Arc<AtomicBool>,
 }
 
 /// An ask this connection's answerer holds; dropping it lets go, and tells the
@@ -96,6 +98,7 @@ pub(crate) struct HeldGuard<'a> {
     conn: &'a Conn,
     ask: Ask,
     claimed: Arc<Notify>,
+    settled: Arc<AtomicBool>,
 }
 
 impl HeldGuard<'_> {
@@ -108,7 +111,9 @@ impl HeldGuard<'_> {
 impl Drop for HeldGuard<'_> {
     fn drop(&mut self) {
         self.conn.held.lock().unwrap().remove(self.ask.id());
-        if self.ask.is_withdrawn() {
+        // Withdrawn, or answered elsewhere (another machine of a relay's circle).
+        let elsewhere = self.ask.is_delivered() && !self.settled.load(Ordering::Relaxed);
+        if self.ask.is_withdrawn() || elsewhere {
             self.conn.notify(methods::WITHDRAW, json!({"ask": self.ask.id(), "reason": "aborted"}));
         }
     }
@@ -166,8 +171,11 @@ impl Conn {
             Ok(result) => match OfferReply::read(result) {
                 OfferReply { answer: Some(answer), .. } => {
                     ask.claim();
-                    if let Err(misfit) = answer.and_then(|a| ask.answer(a)) {
-                        self.notify(methods::BAD_ANSWER, json!({"ask": ask.id(), "message": misfit.message()}));
+                    match answer.and_then(|a| ask.answer(a)) {
+                        Ok(()) => self.settled(ask.id()),
+                        Err(misfit) => {
+                            self.notify(methods::BAD_ANSWER, json!({"ask": ask.id(), "message": misfit.message()}))
+                        }
                     }
                     Reply::Hold
                 }
@@ -183,8 +191,17 @@ impl Conn {
 
     pub fn hold(&self, ask: &Ask) -> HeldGuard<'_> {
         let claimed = Arc::new(Notify::new());
-        self.held.lock().unwrap().insert(ask.id().to_owned(), Held { ask: ask.clone(), claimed: claimed.clone() });
-        HeldGuard { conn: self, ask: ask.clone(), claimed }
+        let settled = Arc::new(AtomicBool::new(false));
+        let held = Held { ask: ask.clone(), claimed: claimed.clone(), settled: settled.clone() };
+        self.held.lock().unwrap().insert(ask.id().to_owned(), held);
+        HeldGuard { conn: self, ask: ask.clone(), claimed, settled }
+    }
+
+    /// This connection's answerer answered or rejected the ask it holds under `id`.
+    pub(super) fn settled(&self, id: &str) {
+        if let Some(h) = self.held.lock().unwrap().get(id) {
+            h.settled.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The ask this connection holds under `id`, marked as claimed.

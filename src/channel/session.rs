@@ -249,6 +249,7 @@ impl Session {
         let ask = self.conn.held_ask(&string(params, "ask")?).map_err(domain)?;
         let answer = params.get("answer").ok_or_else(|| bad_params("answer is missing"))?;
         Answer::from_value(answer).and_then(|a| ask.answer(a)).map_err(domain)?;
+        self.conn.settled(ask.id());
         Ok(json!({}))
     }
 
@@ -256,6 +257,7 @@ impl Session {
         let (code, message) = (string(params, "code")?, string(params, "message")?);
         let ask = self.conn.held_ask(&string(params, "ask")?).map_err(domain)?;
         ask.reject(UserQuestionError::new(code, message)).map_err(domain)?;
+        self.conn.settled(ask.id());
         Ok(json!({}))
     }
 

@@ -134,6 +134,12 @@ impl Ask {
         self.0.delivered.cancelled().await
     }
 
+    /// Whether an answer or an error was delivered (by anyone, through [`Self::answer`]
+    /// or [`Self::reject`]).
+    pub(crate) fn is_delivered(&self) -> bool {
+        self.0.delivery.lock().unwrap().is_some()
+    }
+
     /// What the holder delivered.
     pub(crate) fn delivery(&self) -> Result<Answer, UserQuestionError> {
         self.0.delivery.lock().unwrap().clone().expect("an ask is delivered before its delivery is read")

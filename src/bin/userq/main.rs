@@ -7,6 +7,7 @@ mod ask;
 mod doctor;
 mod history;
 mod hook;
+mod relay;
 mod review;
 mod serve;
 mod setup;
@@ -99,6 +100,11 @@ interrupted (the question is withdrawn).")]
 window; their questions name the host. Needs `ssh` here and `userq` on the host (its package, or the binary on \
 its PATH). Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 the first forward failed (ssh's reason on stderr).")]
     Ssh(ssh::SshArgs),
+    /// Pair machines through a NATS broker: each one's questions reach the others, sealed end to end.
+    #[command(
+        after_help = "Machines: `userq relay init nats://HOST:PORT` on the first, `userq relay invite` there, `userq relay join CODE` on each other one. `userq serve` and the desktop app then use the relay with no more flags. Exit status: 0 done; 1 it failed (the reason on stderr), or `status` found the broker unreachable; 2 a usage error."
+    )]
+    Relay(relay::RelayArgs),
     /// What was asked and how it ended, from the history file (no server needed).
     History(history::HistoryArgs),
     /// Remembered answers: questions answered at once, as you decided before.
@@ -153,6 +159,7 @@ fn main() -> ExitCode {
             Command::Pending { json } => pending(socket, json).await,
             Command::Hook { agent } => hook::run(socket, agent).await,
             Command::Ssh(args) => ssh::run(socket, args).await,
+            Command::Relay(args) => relay::run(args).await,
             Command::Review(args) => review::run(socket, args).await,
             Command::Setup(args) => setup::run(args),
             Command::Doctor(args) => doctor::run(socket, args).await,

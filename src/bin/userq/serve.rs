@@ -37,6 +37,7 @@ pub async fn run(socket: PathBuf) -> ExitCode {
     if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
         tracing::info!("history in {}", history.display());
     }
+    let _relay = host.start_relay().await;
     host.serve(listener, stop).await;
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
