@@ -55,7 +55,9 @@ pub async fn connect(
             .map_err(|e| broker_error(format!("the credentials file {}: {e}", creds.display())))?;
     }
     if let Some(tx) = connected {
-        options = options.retry_on_initial_connect().event_callback(move |event| {
+        // A running relay never hears its own messages back (the command line's, on
+        // a connection of their own, it does).
+        options = options.no_echo().retry_on_initial_connect().event_callback(move |event| {
             let tx = tx.clone();
             async move {
                 if let async_nats::Event::Connected = event {

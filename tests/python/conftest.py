@@ -102,3 +102,30 @@ def answerer(sock):
     yield make
     for a in made:
         a.s.close()
+
+
+class Asker:
+    """An agent speaking docs/protocol.md on a connection of its own: it enters once
+    and asks, one question at a time."""
+
+    def __init__(self, path, agent_id, client="py"):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(str(path))
+        self.f = self.s.makefile("rwb")
+        self.n = 0
+        self.call("initialize", {"protocolVersion": 1, "client": {"name": client, "version": "1"}})
+        self.ref = self.call("agents/enter", {"id": agent_id})["result"]
+
+    def call(self, method, params):
+        self.n += 1
+        self.f.write(json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}).encode() + b"\n")
+        self.f.flush()
+        return json.loads(self.f.readline())
+
+    def ask(self, question, options=("Yes", "No")):
+        return self.call("ask", {"agent": self.ref, "questions": [
+            {"id": "q", "question": question, "options": [{"label": o} for o in options]}]})
+
+    def close(self):
+        self.f.close()
+        self.s.close()
