@@ -4,11 +4,13 @@
 // Comments go on a line (click its number), a range (shift-click another), a file, or
 // the whole change; each stays editable until sent, and is read back by comments().
 // Rust reads the diff (ReviewView) and words the comments for the agent; everything
-// here is text. Lines come in chunks the browser lays out only when scrolled to, so a
-// long diff shows its first screen at once.
+// here is text. Lines come in chunks of 100: the first few are built at once, the rest
+// are empty blocks of their height, built when scrolled near, so a long diff shows its
+// first screen without building, or laying out, the rest.
 //
 // State it owns: each review's last clicked line and the box it opened (`anchors`),
-// for shift-click ranges: the range's box takes the place of that one while it is empty.
+// for shift-click ranges: the range's box takes the place of that one while it is empty;
+// the chunks not yet built (`unbuilt`) and the observer that builds them (`builder`).
 
 import { el } from "./dom.js";
 import { tr } from "./text.js";
@@ -21,6 +23,40 @@ const FOLD_KEEP = 3;
 
 /** @type {WeakMap<HTMLElement, {file: string, n: number, old: boolean, box: HTMLElement}>} review -> last clicked line and its comment box */
 const anchors = new WeakMap();
+/** Lines built at once in a review; the chunks after them wait until scrolled near. */
+const EAGER = 300;
+
+/** @type {WeakMap<Element, () => HTMLElement[]>} chunk -> how to build its lines */
+const unbuilt = new WeakMap();
+/** @type {IntersectionObserver | null} */
+let builder = null;
+
+/** Builds a waiting chunk's lines. @param {Element} chunk */
+function build(chunk) {
+  const make = unbuilt.get(chunk);
+  if (!make) return;
+  unbuilt.delete(chunk);
+  builder?.unobserve(chunk);
+  /** @type {HTMLElement} */ (chunk).style.minHeight = "";
+  chunk.replaceChildren(...make());
+}
+
+/** A chunk of `count` lines built by `make` now, or once scrolled near. @param {number} count @param {() => HTMLElement[]} make @param {{left: number}} budget */
+function chunk(count, make, budget) {
+  const node = el("div", { class: "chunk" });
+  if (budget.left > 0) {
+    budget.left -= count;
+    node.append(...make());
+    return node;
+  }
+  builder ??= new IntersectionObserver((seen) => seen.filter((e) => e.isIntersecting).forEach((e) => build(e.target)), {
+    rootMargin: "2000px 0px",
+  });
+  unbuilt.set(node, make);
+  node.style.minHeight = `${count * 1.35 * 0.8}rem`;
+  builder.observe(node);
+  return node;
+}
 
 /** @param {ChangedFile} f */
 function note(f) {
@@ -91,47 +127,51 @@ function lineRow(l, file) {
   return row;
 }
 
+/** A fold over unchanged lines, opened by its button. @param {DiffLine[]} lines @param {string} file */
+function foldRow(lines, file) {
+  const fold = el("div", { class: "fold" });
+  fold.append(
+    el("button", {
+      type: "button",
+      text: `⋯ ${lines.length} ${tr("window-review-unchanged")}`,
+      onclick: () => fold.replaceWith(...lines.map((l) => lineRow(l, file))),
+    }),
+  );
+  return fold;
+}
+
 /**
  * A hunk's lines in chunks, long unchanged runs folded behind a button.
- * @param {DiffHunk} h @param {string} file
+ * @param {DiffHunk} h @param {string} file @param {{left: number}} budget lines still to build at once
  */
-function hunkNode(h, file) {
+function hunkNode(h, file, budget) {
   const node = el("div", { class: "hunk" }, el("div", { class: "hunk-header", text: h.header }));
-  /** @type {HTMLElement[]} */
+  /** @type {Array<DiffLine | DiffLine[]>} what each row shows: a line, or a fold of lines */
   const rows = [];
   let i = 0;
   while (i < h.lines.length) {
     let j = i;
     while (j < h.lines.length && h.lines[j].kind === " ") j++;
-    const run = j - i;
-    if (run > FOLD_OVER) {
-      for (const l of h.lines.slice(i, i + FOLD_KEEP)) rows.push(lineRow(l, file));
-      const hidden = h.lines.slice(i + FOLD_KEEP, j - FOLD_KEEP).map((l) => lineRow(l, file));
-      const fold = el("div", { class: "fold" });
-      fold.append(
-        el("button", {
-          type: "button",
-          text: `⋯ ${hidden.length} ${tr("window-review-unchanged")}`,
-          onclick: () => fold.replaceWith(...hidden),
-        }),
-      );
-      rows.push(fold);
-      for (const l of h.lines.slice(j - FOLD_KEEP, j)) rows.push(lineRow(l, file));
-      i = j;
-    } else if (run > 0) {
-      for (const l of h.lines.slice(i, j)) rows.push(lineRow(l, file));
+    if (j - i > FOLD_OVER) {
+      rows.push(...h.lines.slice(i, i + FOLD_KEEP), h.lines.slice(i + FOLD_KEEP, j - FOLD_KEEP));
+      rows.push(...h.lines.slice(j - FOLD_KEEP, j));
       i = j;
     } else {
-      rows.push(lineRow(h.lines[i], file));
-      i++;
+      rows.push(...h.lines.slice(i, Math.max(j, i + 1)));
+      i = Math.max(j, i + 1);
     }
   }
-  for (let c = 0; c < rows.length; c += CHUNK) node.append(el("div", { class: "chunk" }, ...rows.slice(c, c + CHUNK)));
+  for (let c = 0; c < rows.length; c += CHUNK) {
+    const part = rows.slice(c, c + CHUNK);
+    node.append(
+      chunk(part.length, () => part.map((r) => (Array.isArray(r) ? foldRow(r, file) : lineRow(r, file))), budget),
+    );
+  }
   return node;
 }
 
-/** @param {ChangedFile} f */
-function fileNode(f) {
+/** @param {ChangedFile} f @param {{left: number}} budget */
+function fileNode(f, budget) {
   const comments = el("div", { class: "file-comments" });
   const section = el(
     "section",
@@ -156,7 +196,7 @@ function fileNode(f) {
     comments,
   );
   section.dataset.file = f.path;
-  for (const h of f.hunks) section.append(hunkNode(h, f.path));
+  for (const h of f.hunks) section.append(hunkNode(h, f.path, budget));
   return section;
 }
 
@@ -165,6 +205,7 @@ function fileNode(f) {
  * @param {ChangedFile[]} files
  */
 export function reviewNode(files) {
+  const budget = { left: EAGER };
   const review = el(
     "div",
     { class: "review" },
@@ -174,7 +215,7 @@ export function reviewNode(files) {
       { class: "review-files" },
       ...files.map((f) => el("li", {}, el("span", { class: "path", text: f.path }), " ", counts(f))),
     ),
-    ...files.map(fileNode),
+    ...files.map((f) => fileNode(f, budget)),
     el(
       "label",
       { class: "review-overall" },

@@ -161,12 +161,11 @@ fn view_of(ask: &Ask) -> AskView {
             id: q.id.clone(),
             question: q.question.clone(),
             header: q.header.clone(),
-            detail_html: q.detail.as_deref().map(|d| {
-                if q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW) {
-                    markdown::render_plan(d)
-                } else {
-                    markdown::render(d)
-                }
+            detail_html: q.detail.as_deref().and_then(|d| match q.intent.as_ref().map(|i| i.kind.as_str()) {
+                Some(Intent::PLAN_REVIEW) => Some(markdown::render_plan(d)),
+                // Shown as files and lines (`review`), never as one rendered block.
+                Some(labels::CODE_REVIEW) => None,
+                _ => Some(markdown::render(d)),
             }),
             options: q.options.clone(),
             shown_options: q.options.clone(),
@@ -232,10 +231,8 @@ impl Inbox {
         let seq = ask.order();
         let mut view = view_of(ask);
         if view.presentation == Presentation::CodeReview {
-            // Shown as files and lines, not as one rendered block.
             let detail = ask.request().questions[0].detail.clone().unwrap_or_default();
             view.review = Some(diff::parse(fenced_diff(&detail)));
-            view.questions[0].detail_html = None;
         }
         if view.presentation == Presentation::PlanReview {
             let history = self.history.lock().unwrap().clone();
