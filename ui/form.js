@@ -9,7 +9,7 @@
 import { invoke } from "./bridge.js";
 import { el, recycle } from "./dom.js";
 import { annotatable, annotations, showEarlier } from "./annotate.js";
-import { comments, reviewNode } from "./review.js";
+import { comments, release, reviewNode } from "./review.js";
 import { tr } from "./text.js";
 
 /** Called when an ask turns out to be no longer pending: the list is out of date. */
@@ -194,6 +194,7 @@ export function saveDraftsNow(forms) {
 export function forget(form) {
   clearTimeout(draftTimers.get(form));
   draftTimers.delete(form);
+  release(form);
   recycle(form);
 }
 

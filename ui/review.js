@@ -41,6 +41,17 @@ function build(chunk) {
   chunk.replaceChildren(...make());
 }
 
+/**
+ * Forgets the chunks of `form` not yet built, before its elements go back to the pool
+ * (a pooled element must not be built into, nor watched, later).
+ * @param {HTMLElement} form
+ */
+export function release(form) {
+  for (const node of form.querySelectorAll(".review .chunk")) {
+    if (unbuilt.delete(node)) builder?.unobserve(node);
+  }
+}
+
 /** A chunk of `count` lines built by `make` now, or once scrolled near. @param {number} count @param {() => HTMLElement[]} make @param {{left: number}} budget */
 function chunk(count, make, budget) {
   const node = el("div", { class: "chunk" });

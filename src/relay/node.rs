@@ -60,6 +60,10 @@ struct State {
     taken: Mutex<HashSet<String>>,
     /// When each other machine was last heard from.
     heard: Mutex<HashMap<String, Instant>>,
+    /// What this machine said of other machines' asks (an answer, a dismissal), kept
+    /// until their origin says they ended: said again when the origin still lists the
+    /// ask as waiting (it was said while the broker or the origin was away).
+    given: Mutex<HashMap<String, (String, Body)>>,
 }
 
 /// How often a relay says it is about, and how long a machine counts as about after
@@ -87,6 +91,7 @@ pub async fn start(service: &UserQuestions, path: &Path) -> Result<Option<Node>,
         imported: Mutex::default(),
         taken: Mutex::default(),
         heard: Mutex::default(),
+        given: Mutex::default(),
     });
     let registration = service.register("relay", Scope::Agents, 1_000, Arc::new(Exporter(state.clone())));
     let stop = CancellationToken::new();
@@ -156,6 +161,8 @@ impl State {
     }
 
     async fn connected(&self) {
+        // The subscriptions reach the broker before anyone is asked to answer them.
+        let _ = self.client.flush().await;
         self.publish(Body::Hello).await;
         self.publish_waiting().await;
     }
@@ -200,9 +207,20 @@ impl State {
                     let _ = a.reject(UserQuestionError::user_cancelled());
                 }
             }
-            Body::Ended { ask } => self.withdraw(&ask),
+            Body::Ended { ask } => {
+                self.given.lock().unwrap().remove(&ask);
+                self.withdraw(&ask)
+            }
             Body::Waiting { asks } => {
                 let listed: HashSet<&String> = asks.iter().map(|(id, _)| id).collect();
+                let again: Vec<Body> = {
+                    let mut given = self.given.lock().unwrap();
+                    given.retain(|id, (origin, _)| origin != &from || listed.contains(id));
+                    given.iter().filter(|(_, (origin, _))| origin == &from).map(|(_, (_, b))| b.clone()).collect()
+                };
+                for body in again {
+                    self.publish(body).await;
+                }
                 let gone: Vec<String> = self
                     .imported
                     .lock()
@@ -215,7 +233,9 @@ impl State {
                     self.withdraw(&id);
                 }
                 for (id, request) in asks {
-                    self.clone().import(&from, id, request);
+                    if !self.given.lock().unwrap().contains_key(&id) {
+                        self.clone().import(&from, id, request);
+                    }
                 }
             }
             Body::Hello => self.publish_waiting().await,
@@ -291,23 +311,39 @@ impl State {
             // (an SSH host's ask).
             let mut context = request.context.clone().unwrap_or_default();
             context.machine = context.machine.or(Some(origin.clone()));
-            let ask = AskRequest::new(request.questions.clone()).from_agent(agent.clone()).with_context(context);
-            let outcome = match self.service.post_from(Some(CLIENT), ask, cancel.clone()) {
-                Ok(posted) => posted.outcome().await,
-                Err(e) => Err(e),
+            // No one here to answer yet (a `userq answer` about to start): asked again
+            // when an answerer registers (or after a while), until it ends at its origin.
+            let outcome = loop {
+                let registered = self.service.answerer_registered();
+                let ask =
+                    AskRequest::new(request.questions.clone()).from_agent(agent.clone()).with_context(context.clone());
+                let outcome = match self.service.post_from(Some(CLIENT), ask, cancel.clone()) {
+                    Ok(posted) => posted.outcome().await,
+                    Err(e) => Err(e),
+                };
+                match outcome {
+                    Err(e) if e.is(ErrorCode::NoProvider) => tokio::select! {
+                        () = registered => continue,
+                        () = tokio::time::sleep(Duration::from_secs(60)) => continue,
+                        () = cancel.cancelled() => break Err(e),
+                    },
+                    outcome => break outcome,
+                }
             };
             let _ = self.service.leave(&agent);
             let still = self.imported.lock().unwrap().remove(&id).is_some();
-            match outcome {
+            let said = match outcome {
                 Ok(answer) if still => {
                     let answer = serde_json::to_value(&answer).expect("an answer serializes");
-                    self.publish(Body::Answer { ask: id, answer }).await;
+                    Body::Answer { ask: id.clone(), answer }
                 }
                 Err(e) if still && e.code() == UserQuestionError::user_cancelled().code() => {
-                    self.publish(Body::Dismissed { ask: id }).await;
+                    Body::Dismissed { ask: id.clone() }
                 }
-                _ => {}
-            }
+                _ => return,
+            };
+            self.given.lock().unwrap().insert(id, (origin, said.clone()));
+            self.publish(said).await;
         });
     }
 

@@ -78,6 +78,12 @@ impl UserQuestions {
         self.0.waterfall.register(name, scope, priority, answerer)
     }
 
+    /// Resolves when the next answerer registers after this call (one that asks again
+    /// after `NO_PROVIDER` waits on it, made before it asks).
+    pub fn answerer_registered(&self) -> tokio::sync::futures::Notified<'_> {
+        self.0.waterfall.registered.notified()
+    }
+
     /// Every ask not yet ended, oldest first.
     pub fn pending(&self) -> Vec<PendingAsk> {
         self.0.pending.snapshot()

@@ -63,6 +63,8 @@ pub(crate) struct Waterfall {
     /// Sorted: higher priority first, then registration order.
     entries: RwLock<Vec<Arc<Entry>>>,
     ids: AtomicU64,
+    /// Told of every registration.
+    pub(crate) registered: tokio::sync::Notify,
 }
 
 /// An answerer's place in the waterfall. [`Registration::remove`] takes it out; the
@@ -97,6 +99,8 @@ impl Waterfall {
         let mut entries = self.entries.write().unwrap();
         let at = entries.partition_point(|e| e.priority >= priority);
         entries.insert(at, entry);
+        drop(entries);
+        self.registered.notify_waiters();
         Registration { waterfall: Arc::downgrade(self), id }
     }
 

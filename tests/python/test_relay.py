@@ -289,3 +289,32 @@ def test_pairing_says_what_is_wrong(broker, machines):
     assert out.returncode == 1 and "relay leave" in out.stderr
     mode = (alpha.home / "config" / "relay.json").stat().st_mode & 0o777
     assert mode == 0o600, oct(mode)
+
+
+def test_an_answer_given_while_the_broker_is_down_arrives_when_it_is_back(broker, machines):
+    alpha, beta = pair(broker, machines, "alpha", "beta")
+    at_beta = beta.person()
+    asker = alpha.ask("Answered in the dark?", "--option", "Yes")
+    offer = offer_of(at_beta)
+    broker.stop()
+    at_beta.reply(offer, {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+    time.sleep(1)
+    assert asker.poll() is None, "nothing reached the asker while the broker was away"
+    broker.start()
+    out, err = asker.communicate(timeout=30)
+    assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+
+
+def test_the_answering_machine_restarted_finds_the_question_still_waiting(broker, machines):
+    alpha, beta = pair(broker, machines, "alpha", "beta")
+    at_beta = beta.person()
+    asker = alpha.ask("Survives a restart of the other desk?", "--option", "Yes")
+    offer_of(at_beta)
+    beta.stop()
+    beta.serve()
+    at_beta = beta.person()
+    offer = offer_of(at_beta, timeout=15)
+    assert offer["params"]["request"]["questions"][0]["question"] == "Survives a restart of the other desk?"
+    at_beta.reply(offer, {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+    out, err = asker.communicate(timeout=10)
+    assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
