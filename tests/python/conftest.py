@@ -90,6 +90,17 @@ class Answerer:
         self.send({"jsonrpc": "2.0", "id": offer["id"], "result": result})
 
 
+def wait_until(check, what, timeout=10):
+    """Polls `check` until it returns something true; fails naming `what`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
 @pytest.fixture
 def answerer(sock):
     made = []

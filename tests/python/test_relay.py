@@ -14,19 +14,9 @@ import time
 
 import pytest
 
-from conftest import USERQ, Answerer, free_port
+from conftest import USERQ, Answerer, free_port, wait_until
 
 NATS = shutil.which("nats-server") or "/usr/sbin/nats-server"
-
-
-def wait_until(check, what, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 class Broker:

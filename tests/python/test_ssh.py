@@ -15,20 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import USERQ, Answerer, free_port
+from conftest import USERQ, Answerer, free_port, wait_until
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
-
-
-def wait_until(check, what, timeout):
-    """Polls `check` until it returns something true; fails naming `what`."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 @pytest.fixture

@@ -88,7 +88,7 @@ fn unclaimed(raw: &str) -> String {
     let mut last = 0;
     for (at, _) in lower.match_indices("data-lines") {
         out.push_str(&raw[last..at]);
-        out.push_str("data-unclaimed");
+        out += "data-unclaimed";
         last = at + "data-lines".len();
     }
     out.push_str(&raw[last..]);
