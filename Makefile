@@ -9,7 +9,7 @@ APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
 APT_CHECK := nodejs npm
 # What the Python tests start themselves: a real sshd on a loopback port (userq ssh).
-APT_TEST := openssh-server openssh-client nats-server
+APT_TEST := openssh-server openssh-client nats-server openssl
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
 .PHONY: run test check deps-build deps-test deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \

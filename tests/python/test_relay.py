@@ -20,13 +20,16 @@ NATS = shutil.which("nats-server") or "/usr/sbin/nats-server"
 
 
 class Broker:
-    def __init__(self, port):
+    def __init__(self, port, tls=None):
         self.port = port
-        self.url = f"nats://127.0.0.1:{port}"
+        self.tls = tls
+        self.url = f"{'tls' if tls else 'nats'}://127.0.0.1:{port}"
         self.start()
 
     def start(self):
-        self.p = subprocess.Popen([NATS, "-a", "127.0.0.1", "-p", str(self.port)], stdout=subprocess.DEVNULL,
+        args = ["--tls", "--tlscert", str(self.tls / "server.pem"), "--tlskey", str(self.tls / "server.key")] \
+            if self.tls else []
+        self.p = subprocess.Popen([NATS, "-a", "127.0.0.1", "-p", str(self.port), *args], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
         wait_until(self.listening, "nats-server listening")
 
@@ -308,3 +311,48 @@ def test_the_answering_machine_restarted_finds_the_question_still_waiting(broker
     at_beta.reply(offer, {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
     out, err = asker.communicate(timeout=10)
     assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+
+
+def certificates(folder):
+    """A certificate authority of the test's own and a certificate for 127.0.0.1 it signed."""
+    folder.mkdir()
+    run = lambda *a: subprocess.run(["openssl", *a], cwd=folder, check=True, capture_output=True)
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=userq test CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+        "server.pem", "-days", "2", "-extfile", "san.ext")
+    return folder
+
+
+def test_a_broker_behind_tls_carries_the_circle(machines, tmp_path, monkeypatch):
+    tls = certificates(tmp_path / "tls")
+    broker = Broker(free_port(), tls=tls)
+    try:
+        # The machines trust the test's authority as they would a system one.
+        monkeypatch.setenv("SSL_CERT_FILE", str(tls / "ca.pem"))
+        alpha, beta = pair(broker, machines, "alpha", "beta")
+        assert json.loads(alpha.relay("status", "--json").stdout)["connected"] is True
+        at_beta = beta.person()
+        asker = alpha.ask("Over TLS?", "--option", "Yes")
+        offer = offer_of(at_beta)
+        at_beta.reply(offer, {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+        out, err = asker.communicate(timeout=10)
+        assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+        # Without the authority, the broker's certificate is refused, and status says so.
+        monkeypatch.delenv("SSL_CERT_FILE")
+        stranger = machines("stranger")
+        stranger.env.pop("SSL_CERT_FILE", None)
+        stranger.relay("init", broker.url, "--name", "stranger")
+        out = stranger.relay("status", check=False)
+        assert out.returncode == 1 and "not reached" in out.stdout, out.stdout
+    finally:
+        broker.stop()
+
+
+def test_a_credentials_file_that_cannot_be_read_is_named(broker, machines, tmp_path):
+    alpha = machines("alpha")
+    alpha.relay("init", broker.url, "--name", "alpha", "--creds", str(tmp_path / "missing.creds"))
+    out = alpha.relay("status", check=False)
+    assert out.returncode == 1 and "missing.creds" in out.stderr + out.stdout, out.stderr + out.stdout
