@@ -47,13 +47,16 @@ fn render_with(markdown: &str, lines: bool) -> String {
         }
         Event::Text(text) if lines => {
             let (first, last) = span_of(&range);
-            Event::Html(CowStr::from(format!("<span data-lines=\"{first}-{last}\">{}</span>", escape(&text))))
+            Event::Html(CowStr::from(format!(
+                "<span data-lines=\"{first}-{last}\">{}</span>",
+                ammonia::clean_text(&text)
+            )))
         }
         Event::Code(code) if lines => {
             let (first, last) = span_of(&range);
             Event::Html(CowStr::from(format!(
                 "<span data-lines=\"{first}-{last}\"><code>{}</code></span>",
-                escape(&code)
+                ammonia::clean_text(&code)
             )))
         }
         // The plan's own HTML never says which lines it is: only ours does.
@@ -100,10 +103,6 @@ fn is_range(value: &str) -> bool {
     value.split_once('-').is_some_and(|(a, b)| {
         [a, b].iter().all(|n| !n.is_empty() && n.len() < 10 && n.bytes().all(|c| c.is_ascii_digit()))
     })
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The lines of a diff, escaped, each in a span saying what it is (`ctx` for context),
