@@ -125,7 +125,7 @@ $(AGENTS)/.installed: tests/agents/package.json tests/agents/package-lock.json
 	cp tests/agents/package.json tests/agents/package-lock.json $(AGENTS)/
 	# `npm install` from the lock, not `npm ci`: npm leaves other platforms' optional
 	# packages out of a lock file, and `npm ci` then calls it out of sync.
-	cd $(AGENTS) && npm install --silent --no-audit --no-fund
+	cd $(AGENTS) && npm install --loglevel=error --no-audit --no-fund
 	touch $@
 
 ## One build serves every test: `cargo test` builds `userq` and the app's binary too

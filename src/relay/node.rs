@@ -12,6 +12,11 @@
 //! - On (re)connecting, a machine says Hello and every machine answers with the asks
 //!   still waiting on it (`Waiting`): one that was away takes those it lacks and drops
 //!   the ones that ended meanwhile.
+//! - An answer given here is kept until its origin says the ask ended, and said again
+//!   while the origin still lists the ask as waiting (it was said while the broker or
+//!   the origin was away). When the origin restarted (a new `boot`) its asker asks
+//!   again, under a new relay id: the same request from the same machine then takes
+//!   the answer already given, and the person is not asked twice.
 //! - Joins (an invite's request) and roster changes keep the circle's machines in the
 //!   relay file, which this node re-reads when it changes.
 
@@ -60,16 +65,42 @@ struct State {
     taken: Mutex<HashSet<String>>,
     /// When each other machine was last heard from.
     heard: Mutex<HashMap<String, Instant>>,
-    /// What this machine said of other machines' asks (an answer, a dismissal), kept
-    /// until their origin says they ended: said again when the origin still lists the
-    /// ask as waiting (it was said while the broker or the origin was away).
-    given: Mutex<HashMap<String, (String, Body)>>,
+    /// What this machine said of other machines' asks, by relay id, kept until their
+    /// origin says they ended.
+    given: Mutex<HashMap<String, Given>>,
+    /// This run of the relay, in every message it sends.
+    boot: String,
+}
+
+/// What this machine said of another machine's ask.
+#[derive(Clone)]
+struct Given {
+    origin: String,
+    /// The origin's run when it asked.
+    boot: String,
+    request: Request,
+    /// The answer, or none for a dismissal.
+    answer: Option<serde_json::Value>,
+    at: Instant,
+}
+
+impl Given {
+    fn body(&self, ask: &str) -> Body {
+        let ask = ask.to_owned();
+        match &self.answer {
+            Some(answer) => Body::Answer { ask, answer: answer.clone() },
+            None => Body::Dismissed { ask },
+        }
+    }
 }
 
 /// How often a relay says it is about, and how long a machine counts as about after
 /// it was last heard from.
 const PRESENCE_EVERY: Duration = Duration::from_secs(60);
 const ABOUT_FOR: Duration = Duration::from_secs(150);
+/// How long an answer to an ask whose origin restarted waits for that ask to come
+/// again (its asker retries for a minute after its server went).
+const ORPHANED_FOR: Duration = Duration::from_secs(300);
 
 /// Starts the relay of the file at `path` for `service`, if this machine is paired.
 /// The broker is connected to in the background, and again after every drop.
@@ -82,6 +113,7 @@ pub async fn start(service: &UserQuestions, path: &Path) -> Result<Option<Node>,
     let (hello_tx, mut hello_rx) = tokio::sync::mpsc::unbounded_channel();
     let client = connect(&config, Some(hello_tx)).await?;
     let stamp = modified(path);
+    let heard = lately_seen(path, &config);
     let state = Arc::new(State {
         path: path.to_owned(),
         config: Mutex::new((config, stamp)),
@@ -90,8 +122,9 @@ pub async fn start(service: &UserQuestions, path: &Path) -> Result<Option<Node>,
         exported: Mutex::default(),
         imported: Mutex::default(),
         taken: Mutex::default(),
-        heard: Mutex::default(),
+        heard: Mutex::new(heard),
         given: Mutex::default(),
+        boot: wire::random_id(),
     });
     let registration = service.register("relay", Scope::Agents, 1_000, Arc::new(Exporter(state.clone())));
     let stop = CancellationToken::new();
@@ -125,6 +158,20 @@ async fn next(sub: &mut Option<async_nats::Subscriber>) -> Option<async_nats::Me
     }
 }
 
+/// The machines heard from lately by this machine's last run too: after a restart, an
+/// ask goes on waiting for them rather than finding no one.
+fn lately_seen(path: &Path, config: &Config) -> HashMap<String, Instant> {
+    let seen = seen::read(path);
+    let now = wire::now_ms() / 1000;
+    config
+        .others()
+        .filter_map(|p| {
+            let ago = Duration::from_secs(now.saturating_sub(*seen.get(&p.name)?));
+            (ago < ABOUT_FOR).then(|| Some((p.name.clone(), Instant::now().checked_sub(ago)?))).flatten()
+        })
+        .collect()
+}
+
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
@@ -149,7 +196,7 @@ impl State {
 
     async fn publish(&self, body: Body) {
         let config = self.config();
-        let envelope = Envelope::new(&config.circle, body);
+        let envelope = Envelope::new(&config.circle, &self.boot, body);
         let json = serde_json::to_vec(&envelope).expect("an envelope serializes");
         let to: Vec<_> = config.others().map(|p| &p.keys).collect();
         if to.is_empty() {
@@ -198,7 +245,7 @@ impl State {
         tracing::debug!("relay: from {from}: {:?}", envelope.body);
         match envelope.body {
             Body::Present => {}
-            Body::Ask { ask, request } => self.import(&from, ask, request),
+            Body::Ask { ask, request } => self.import(&from, &envelope.boot, ask, request),
             Body::Answer { ask, answer } => self.answered(&from, &ask, &answer),
             Body::Dismissed { ask } => {
                 let held = self.exported.lock().unwrap().get(&ask).map(|(a, _)| a.clone());
@@ -215,8 +262,17 @@ impl State {
                 let listed: HashSet<&String> = asks.iter().map(|(id, _)| id).collect();
                 let again: Vec<Body> = {
                     let mut given = self.given.lock().unwrap();
-                    given.retain(|id, (origin, _)| origin != &from || listed.contains(id));
-                    given.iter().filter(|(_, (origin, _))| origin == &from).map(|(_, (_, b))| b.clone()).collect()
+                    // Not listed: ended there, unless the origin restarted since.
+                    given.retain(|id, g| {
+                        g.origin != from
+                            || listed.contains(id)
+                            || (g.boot != envelope.boot && g.at.elapsed() < ORPHANED_FOR)
+                    });
+                    given
+                        .iter()
+                        .filter(|(id, g)| g.origin == from && listed.contains(id))
+                        .map(|(id, g)| g.body(id))
+                        .collect()
                 };
                 for body in again {
                     self.publish(body).await;
@@ -234,7 +290,7 @@ impl State {
                 }
                 for (id, request) in asks {
                     if !self.given.lock().unwrap().contains_key(&id) {
-                        self.clone().import(&from, id, request);
+                        self.clone().import(&from, &envelope.boot, id, request);
                     }
                 }
             }
@@ -287,8 +343,30 @@ impl State {
         }
     }
 
+    /// The answer given here to the same request from `origin` before it restarted,
+    /// now for its ask `id`.
+    fn adopt(&self, origin: &str, boot: &str, id: &str, request: &Request) -> Option<Body> {
+        let mut given = self.given.lock().unwrap();
+        let old = given
+            .iter()
+            .find(|(_, g)| {
+                g.origin == origin && g.boot != boot && g.request == *request && g.at.elapsed() < ORPHANED_FOR
+            })
+            .map(|(old, _)| old.clone())?;
+        let mut g = given.remove(&old)?;
+        g.boot = boot.to_owned();
+        let body = g.body(id);
+        given.insert(id.to_owned(), g);
+        Some(body)
+    }
+
     /// Asks here what `origin` asked, until it is answered here or ends there.
-    fn import(self: Arc<Self>, origin: &str, id: String, request: Request) {
+    fn import(self: Arc<Self>, origin: &str, boot: &str, id: String, request: Request) {
+        if let Some(said) = self.adopt(origin, boot, &id, &request) {
+            tracing::debug!("relay: {origin} asked again after a restart; said again what was said here");
+            tokio::spawn(async move { self.publish(said).await });
+            return;
+        }
         let cancel = CancellationToken::new();
         {
             let mut imported = self.imported.lock().unwrap();
@@ -297,7 +375,7 @@ impl State {
             }
             imported.insert(id.clone(), (origin.to_owned(), cancel.clone()));
         }
-        let origin = origin.to_owned();
+        let (origin, boot) = (origin.to_owned(), boot.to_owned());
         tokio::spawn(async move {
             let agent = request.agent.as_ref();
             let entered = self.service.enter_from(
@@ -332,17 +410,14 @@ impl State {
             };
             let _ = self.service.leave(&agent);
             let still = self.imported.lock().unwrap().remove(&id).is_some();
-            let said = match outcome {
-                Ok(answer) if still => {
-                    let answer = serde_json::to_value(&answer).expect("an answer serializes");
-                    Body::Answer { ask: id.clone(), answer }
-                }
-                Err(e) if still && e.code() == UserQuestionError::user_cancelled().code() => {
-                    Body::Dismissed { ask: id.clone() }
-                }
+            let answer = match outcome {
+                Ok(answer) if still => Some(serde_json::to_value(&answer).expect("an answer serializes")),
+                Err(e) if still && e.code() == UserQuestionError::user_cancelled().code() => None,
                 _ => return,
             };
-            self.given.lock().unwrap().insert(id, (origin, said.clone()));
+            let given = Given { origin, boot, request, answer, at: Instant::now() };
+            let said = given.body(&id);
+            self.given.lock().unwrap().insert(id, given);
             self.publish(said).await;
         });
     }
@@ -414,7 +489,10 @@ impl Answerer for Exporter {
     }
 }
 
-/// An ask out on the circle; when it ends, however it ends, it is withdrawn everywhere.
+/// An ask out on the circle; when it ends, however it ends, it is withdrawn everywhere,
+/// except when this server stops: its asker may ask again on the next run, and the
+/// other machines keep the question (and an answer given meanwhile) until that run
+/// says what it still waits for.
 struct Out {
     state: Arc<State>,
     id: String,
@@ -423,6 +501,9 @@ struct Out {
 impl Drop for Out {
     fn drop(&mut self) {
         self.state.exported.lock().unwrap().remove(&self.id);
+        if self.state.service.is_stopping() {
+            return;
+        }
         let (state, ask) = (self.state.clone(), self.id.clone());
         tokio::spawn(async move { state.publish(Body::Ended { ask }).await });
     }

@@ -157,7 +157,7 @@ pub async fn join(path: &Path, code: &str, name: Option<String>, creds: Option<&
 /// Says `body` to the circle from this machine's command line.
 async fn say(config: &Config, to: &[Peer], body: Body) -> Result<(), RelayError> {
     let client = connect(config, None).await?;
-    let json = serde_json::to_vec(&Envelope::new(&config.circle, body)).expect("an envelope serializes");
+    let json = serde_json::to_vec(&Envelope::new(&config.circle, "", body)).expect("an envelope serializes");
     let keys: Vec<&PublicKeys> = to.iter().map(|p| &p.keys).collect();
     let sealed = config.keys.seal(&config.name, &json, &keys);
     let failed = |e: String| RelayError::Broker { broker: config.broker.clone(), error: e };

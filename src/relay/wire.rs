@@ -1,7 +1,9 @@
 //! What machines of a circle say to each other, inside the seal. Every message has a
 //! random id (a repeat is dropped) and its time. Asks are known by a random relay id
 //! chosen by the machine they were asked on (their origin), never by anything the
-//! broker could correlate.
+//! broker could correlate. Every message also names the run of the relay that sent it
+//! (`boot`, random each time a server starts), so the others can tell a machine that
+//! restarted, and lost track of its asks, from one that ended them.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -42,20 +44,22 @@ pub enum Body {
     Roster { peers: Vec<Peer> },
 }
 
-/// One message: its id and time (milliseconds since the epoch), its circle, and what
-/// it says.
+/// One message: its id and time (milliseconds since the epoch), its circle, the run of
+/// the relay that sent it, and what it says.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {
     pub id: String,
     pub at: u64,
     pub circle: String,
+    #[serde(default)]
+    pub boot: String,
     #[serde(flatten)]
     pub body: Body,
 }
 
 impl Envelope {
-    pub fn new(circle: &str, body: Body) -> Self {
-        Self { id: random_id(), at: now_ms(), circle: circle.to_owned(), body }
+    pub fn new(circle: &str, boot: &str, body: Body) -> Self {
+        Self { id: random_id(), at: now_ms(), circle: circle.to_owned(), boot: boot.to_owned(), body }
     }
 }
 

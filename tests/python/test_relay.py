@@ -83,6 +83,10 @@ class Machine:
         return subprocess.Popen([USERQ, "ask", question, *args], env=self.env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
 
+    def history(self):
+        return subprocess.run([USERQ, "history", "--json"], env=self.env, capture_output=True, text=True,
+                              check=True).stdout
+
     def person(self):
         return Answerer(self.socket, scope="agents", name=f"person at {self.name}")
 
@@ -296,6 +300,25 @@ def test_an_answer_given_while_the_broker_is_down_arrives_when_it_is_back(broker
     broker.start()
     out, err = asker.communicate(timeout=30)
     assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+
+
+def test_an_answer_given_while_the_asking_machine_restarts_reaches_its_asker(broker, machines):
+    alpha, beta = pair(broker, machines, "alpha", "beta")
+    at_beta = beta.person()
+    asker = alpha.ask("Answered while the asking desk restarts?", "--option", "Yes", "--option", "No",
+                      "--agent-id", "builder")
+    offer = offer_of(at_beta)
+    alpha.stop()
+    at_beta.reply(offer, {"answer": {"answers": [{"id": "q", "selected": ["No"]}]}})
+    wait_until(lambda: "person at beta" in beta.history(), "the answer taken at beta")
+    assert asker.poll() is None, "the asker waits for its server to come back"
+    alpha.serve()
+    # The asker asks again on the new server; beta says again what was said there, and
+    # its person is not asked twice (this answerer would never answer a second offer).
+    out, err = asker.communicate(timeout=60)
+    assert asker.returncode == 0, err
+    assert json.loads(out) == {"answers": [{"id": "q", "selected": ["No"]}]}
+    assert "beta (relay)" in alpha.history(), "the asking machine knows who answered"
 
 
 def test_the_answering_machine_restarted_finds_the_question_still_waiting(broker, machines):
