@@ -15,20 +15,24 @@ import time
 import pytest
 
 from conftest import USERQ, Answerer, free_port, wait_until
+from nats_accounts import Accounts
 
 NATS = shutil.which("nats-server") or "/usr/sbin/nats-server"
 
 
 class Broker:
-    def __init__(self, port, tls=None):
+    def __init__(self, port, tls=None, config=None):
         self.port = port
         self.tls = tls
+        self.config = config
         self.url = f"{'tls' if tls else 'nats'}://127.0.0.1:{port}"
         self.start()
 
     def start(self):
         args = ["--tls", "--tlscert", str(self.tls / "server.pem"), "--tlskey", str(self.tls / "server.key")] \
             if self.tls else []
+        if self.config:
+            args += ["-c", str(self.config)]
         self.p = subprocess.Popen([NATS, "-a", "127.0.0.1", "-p", str(self.port), *args], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
         wait_until(self.listening, "nats-server listening")
@@ -379,3 +383,28 @@ def test_a_credentials_file_that_cannot_be_read_is_named(broker, machines, tmp_p
     alpha.relay("init", broker.url, "--name", "alpha", "--creds", str(tmp_path / "missing.creds"))
     out = alpha.relay("status", check=False)
     assert out.returncode == 1 and "missing.creds" in out.stderr + out.stdout, out.stderr + out.stdout
+
+
+def test_a_broker_that_takes_only_credentials_carries_the_circle(machines, tmp_path):
+    accounts = Accounts(tmp_path)
+    port = free_port()
+    broker = Broker(port, config=accounts.server_config(port))
+    try:
+        alpha, beta = machines("alpha"), machines("beta")
+        stranger = machines("stranger")
+        alpha.relay("init", broker.url, "--name", "alpha", "--creds", str(accounts.user("alpha")))
+        alpha.serve()
+        code = alpha.relay("invite").stdout.strip()
+        out = stranger.relay("join", code, "--name", "stranger", check=False)
+        assert out.returncode == 1 and "authorization" in out.stderr.lower(), out.stderr
+        beta.relay("join", code, "--name", "beta", "--creds", str(accounts.user("beta")))
+        beta.serve()
+        status = json.loads(alpha.relay("status", "--json").stdout)
+        assert status["connected"] is True, status
+        at_beta = beta.person()
+        asker = alpha.ask("Through an account of our own?", "--option", "Yes")
+        at_beta.reply(offer_of(at_beta), {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+        out, err = asker.communicate(timeout=10)
+        assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+    finally:
+        broker.stop()
