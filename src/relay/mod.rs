@@ -9,6 +9,7 @@ pub mod config;
 pub mod keys;
 pub mod node;
 pub mod pairing;
+pub mod qr;
 pub mod seen;
 pub mod wire;
 

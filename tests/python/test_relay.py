@@ -408,3 +408,30 @@ def test_a_broker_that_takes_only_credentials_carries_the_circle(machines, tmp_p
         assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
     finally:
         broker.stop()
+
+
+def scanned(drawing):
+    """What a camera reads in a QR code drawn with half blocks, light on dark."""
+    import numpy
+    import zxingcpp
+    # Each character is two modules, top and bottom; a drawn (light) half is a light module.
+    light = {" ": (0, 0), "\u2580": (1, 0), "\u2584": (0, 1), "\u2588": (1, 1)}
+    rows = drawing.splitlines()
+    modules = numpy.array([[light[c][half] for c in row] for row in rows for half in (0, 1)], dtype=numpy.uint8)
+    image = numpy.kron(modules * 255, numpy.ones((6, 6), dtype=numpy.uint8))
+    return [b.text for b in zxingcpp.read_barcodes(image)]
+
+
+def test_an_invite_in_a_terminal_is_a_qr_code_a_camera_reads(broker, machines):
+    import pexpect
+    alpha = machines("alpha")
+    alpha.relay("init", broker.url, "--name", "alpha")
+    term = pexpect.spawn(str(USERQ), ["relay", "invite"], env=alpha.env, encoding="utf-8", timeout=10,
+                         dimensions=(80, 200))
+    term.expect(pexpect.EOF)
+    lines = term.before.replace("\r", "").splitlines()
+    code = next(line for line in lines if line.startswith("userq-invite-"))
+    drawing = "\n".join(lines[:lines.index(code)])
+    assert scanned(drawing) == [code]
+    piped = alpha.relay("invite").stdout
+    assert piped.startswith("userq-invite-") and len(piped.splitlines()) == 1, "piped, the code alone"

@@ -1,12 +1,13 @@
 //! `userq relay`: pair machines through a NATS broker, so each one's questions reach
 //! the others' answerers (see `user_questions::relay`).
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use user_questions::relay::{config, pairing};
+use user_questions::relay::{self, config, pairing};
 
 #[derive(Args)]
 pub struct RelayArgs {
@@ -70,6 +71,9 @@ pub async fn run(args: RelayArgs) -> ExitCode {
         },
         RelayCommand::Invite { expires } => match pairing::invite(&path, expires) {
             Ok(code) => {
+                if std::io::stdout().is_terminal() {
+                    println!("{}", relay::qr::terminal(&code));
+                }
                 println!("{code}");
                 eprintln!(
                     "On the other machine: userq relay join {code}\nSingle use; expires in {}. This machine's \
