@@ -6,7 +6,8 @@
 //! [`Host::service`] before it serves.
 
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use tokio::net::UnixListener;
 
@@ -21,13 +22,19 @@ pub struct Config {
     pub history: Option<PathBuf>,
     /// Uids admitted besides this user's (a container's root the person trusts).
     pub trusted_uids: Vec<u32>,
+    /// The relay file (`userq relay`); `None` relays nothing.
+    pub relay: Option<PathBuf>,
 }
 
 impl Config {
     /// The history where the environment puts it (`history::default_dir`), and the
     /// uids `USERQ_TRUST_UIDS` names; a list that is not uids is an error naming it.
     pub fn from_env() -> Result<Self, String> {
-        Ok(Self { history: history::default_dir(), trusted_uids: crate::channel::peer::trusted_uids()? })
+        Ok(Self {
+            history: history::default_dir(),
+            trusted_uids: crate::channel::peer::trusted_uids()?,
+            relay: crate::relay::config::default_path(),
+        })
     }
 }
 
@@ -37,6 +44,7 @@ pub struct Host {
     /// The history kept, and what is wrong with it, if anything.
     pub history: Option<Installed>,
     trusted_uids: Vec<u32>,
+    relay: Option<PathBuf>,
 }
 
 impl Host {
@@ -45,14 +53,19 @@ impl Host {
     pub fn start(config: &Config) -> Self {
         let service = UserQuestions::new();
         let history = history::install_in(&service, config.history.clone());
-        Self { service, history, trusted_uids: config.trusted_uids.clone() }
+        Self { service, history, trusted_uids: config.trusted_uids.clone(), relay: config.relay.clone() }
     }
 
-    /// The relay to the other machines of this machine's circle, when it is paired
-    /// (`userq relay`); it runs until dropped. A relay file that cannot be read is
-    /// logged and no relay runs: the local service goes on.
-    pub async fn start_relay(&self) -> Option<crate::relay::Node> {
-        relay(&self.service).await
+    /// The relay to the other machines of this machine's circle whenever it is paired
+    /// (see [`keep_relay`]); it runs until dropped.
+    pub fn relay(&self) -> impl Future<Output = ()> + Send + 'static {
+        let (service, path) = (self.service.clone(), self.relay.clone());
+        async move {
+            match path {
+                Some(path) => keep_relay(service, path).await,
+                None => std::future::pending().await,
+            }
+        }
     }
 
     /// Serves the socket until `shutdown` resolves; then every pending ask ends with
@@ -68,11 +81,32 @@ pub async fn run(listener: UnixListener, config: &Config, shutdown: impl Future<
     Host::start(config).serve(listener, shutdown).await
 }
 
-/// The relay of this machine's circle for `service`, when it is paired (see
-/// [`Host::start_relay`]).
-pub async fn relay(service: &UserQuestions) -> Option<crate::relay::Node> {
-    let path = crate::relay::config::default_path()?;
-    match crate::relay::start(service, &path).await {
+/// How often a serving host looks whether its machine was paired or left.
+const RELAY_CHECK: Duration = Duration::from_secs(2);
+
+/// Keeps the relay of the file at `path` running for `service` whenever this machine
+/// is paired: from the start, or once a `userq relay init` or `join` made the file
+/// while serving; stopped when `userq relay leave` removes it. A relay file that
+/// cannot be used is logged once (and tried again when it changes): the local
+/// service goes on. Runs until dropped.
+pub async fn keep_relay(service: UserQuestions, path: PathBuf) {
+    let mut node = None;
+    let mut failed: Option<Option<SystemTime>> = None;
+    loop {
+        let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+        if stamp.is_none() {
+            node = None;
+            failed = None;
+        } else if node.is_none() && failed != Some(stamp) {
+            node = relay(&service, &path).await;
+            failed = node.is_none().then_some(stamp);
+        }
+        tokio::time::sleep(RELAY_CHECK).await;
+    }
+}
+
+async fn relay(service: &UserQuestions, path: &Path) -> Option<crate::relay::Node> {
+    match crate::relay::start(service, path).await {
         Ok(Some(node)) => {
             tracing::info!("relay: this machine's circle, from {}", path.display());
             Some(node)

@@ -233,6 +233,32 @@ clientLabel: string,
  */
 usesLabel: string, id: number, question: string, answer: string, client: string | null, detail?: string, createdAt: string, uses: number, lastUsedAt: string | null, };
 
+type MachineView = { name: string, thisMachine: boolean, 
+/**
+ * "this machine", "heard from 3 min ago", "not heard from yet".
+ */
+seenLabel: string, };
+
+type MachinesView = { 
+/**
+ * Whether this machine is in a circle; when not, the rest is empty.
+ */
+paired: boolean, 
+/**
+ * "Connected to nats://…" or why not.
+ */
+connectionLabel: string, connected: boolean, machines: Array<MachineView>, };
+
+type InviteView = { code: string, 
+/**
+ * The code as a QR code: an SVG drawing as a `data:` URL.
+ */
+qr: string, 
+/**
+ * What to do with it, and for how long.
+ */
+howLabel: string, };
+
 type Language = { tag: string, name: string, };
 
 type UiText = { lang: string, languages: Array<Language>, messages: { [key in string]?: string }, };

@@ -5,11 +5,12 @@
 
 import { view as history } from "./views/history.js";
 import { view as rules } from "./views/rules.js";
+import { view as machines } from "./views/machines.js";
 
 /** @typedef {{name: string, show: () => unknown}} View */
 
 /** @type {View[]} */
-const VIEWS = [{ name: "questions", show: () => {} }, history, rules];
+const VIEWS = [{ name: "questions", show: () => {} }, history, rules, machines];
 
 /** @param {string} name */
 export function showView(name) {

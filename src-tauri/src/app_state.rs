@@ -26,6 +26,8 @@ pub struct AppState {
     pub pictures: Option<PathBuf>,
     text: RwLock<Text>,
     settings: Option<PathBuf>,
+    /// The relay file (`userq relay`), for the Machines view.
+    pub relay: Option<PathBuf>,
     focus: Mutex<Option<String>>,
     /// Bumped whenever the window is shown, so a pending destroy of an earlier hide
     /// knows it is stale.
@@ -36,7 +38,8 @@ pub struct AppState {
 
 impl AppState {
     /// Binds the socket and starts the service with the window's answerer.
-    pub fn start(socket: PathBuf, settings: Option<PathBuf>, data: Option<PathBuf>) -> Result<Self, server::BindError> {
+    pub fn start(socket: PathBuf, start: &crate::Start) -> Result<Self, server::BindError> {
+        let (settings, data) = (start.settings.clone(), start.data.clone());
         let listener = {
             // tokio's listener must be made inside the runtime.
             let _guard = tauri::async_runtime::handle().inner().enter();
@@ -48,18 +51,21 @@ impl AppState {
             Vec::new()
         });
         let pictures = data.as_ref().map(|d| d.join("pictures"));
-        let host = Host::start(&Config { history: data, trusted_uids });
+        let host = Host::start(&Config { history: data, trusted_uids, relay: start.relay.clone() });
         let inbox = Inbox::new();
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
         host.service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
         let serving = host.serve(listener, stop.clone().cancelled_owned());
-        let relayed = host.service.clone();
+        let relay = host.relay();
         let task = tauri::async_runtime::spawn(async move {
-            // The relay to this machine's circle, when it is paired, for as long as it serves.
-            let _relay = user_questions::host::relay(&relayed).await;
-            serving.await
+            // The relay to this machine's circle, whenever it is paired, for as long as it serves.
+            tokio::select! {
+                () = serving => {}
+                () = relay => {}
+            }
         });
+        let relay = start.relay.clone();
         let Host { service, history, .. } = host;
         Ok(Self {
             service,
@@ -70,6 +76,7 @@ impl AppState {
             pictures,
             text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
             settings,
+            relay,
             focus: Mutex::new(None),
             shown: AtomicU64::new(0),
             stop,

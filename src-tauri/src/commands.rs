@@ -10,6 +10,7 @@ use crate::events;
 use user_questions::model::ErrorCode;
 use user_questions_i18n::Arg;
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
+use user_questions_window::machines::{InviteView, MachinesView};
 use user_questions_window::page::{HistoryProblem, Status, UiText};
 use user_questions_window::{ListView, UiError};
 
@@ -133,6 +134,18 @@ pub fn remove_rule(state: State<'_, AppState>, id: i64) -> Result<(), UiError> {
     let no_history = || UiError::new(ErrorCode::History, text.tr("window-error-no-history"));
     let path = state.history_file().ok_or_else(no_history)?;
     user_questions_window::history::remove_rule(&path, id, &text)
+}
+
+/// This machine's circle of the relay (reaching its broker, for up to 5 s).
+#[tauri::command]
+pub async fn relay_status(state: State<'_, AppState>) -> Result<MachinesView, UiError> {
+    user_questions_window::machines::view(state.relay.as_deref(), &state.text()).await
+}
+
+/// A new single-use invite to this machine's circle, with its QR code.
+#[tauri::command]
+pub fn relay_invite(state: State<'_, AppState>) -> Result<InviteView, UiError> {
+    user_questions_window::machines::invite(state.relay.as_deref(), &state.text())
 }
 
 #[tauri::command]

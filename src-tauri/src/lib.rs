@@ -58,6 +58,7 @@ pub fn run() {
         tray: true,
         settings: user_questions_window::settings::path(),
         data: user_questions::history::default_dir(),
+        relay: user_questions::relay::config::default_path(),
     };
     let app = match app(builder, socket_path(), start).build(tauri::generate_context!()) {
         Ok(app) => app,
@@ -88,6 +89,8 @@ pub struct Start {
     pub settings: Option<PathBuf>,
     /// The folder of the history; `None` keeps none.
     pub data: Option<PathBuf>,
+    /// The relay file (`userq relay`); `None` relays nothing.
+    pub relay: Option<PathBuf>,
 }
 
 /// The whole app on any runtime (the real one, or Tauri's mock in tests): its plugins,
@@ -116,9 +119,11 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::history_page,
             commands::list_rules,
             commands::remove_rule,
+            commands::relay_status,
+            commands::relay_invite,
         ])
         .setup(move |app| {
-            let state = match AppState::start(socket.clone(), start.settings.clone(), start.data.clone()) {
+            let state = match AppState::start(socket.clone(), &start) {
                 Ok(d) => d,
                 Err(e @ BindError::AlreadyRunning(_)) => {
                     eprintln!("user-questions: {e}; stop it (userq serve) to let the app host the questions");

@@ -38,7 +38,8 @@ pub(crate) fn invoke(window: &tauri::WebviewWindow<MockRuntime>, cmd: &str, args
 pub(crate) fn mock_app(socket: std::path::PathBuf) -> tauri::App<MockRuntime> {
     let settings = socket.parent().map(|run| run.with_file_name("settings.json"));
     let data = socket.parent().map(|run| run.with_file_name("data"));
-    let start = crate::Start { background: true, tray: false, settings, data };
+    let relay = socket.parent().map(|run| run.with_file_name("relay.json"));
+    let start = crate::Start { background: true, tray: false, settings, data, relay };
     let mut app = crate::app(mock_builder(), socket, start).build(tauri::generate_context!()).unwrap();
     #[allow(deprecated)]
     app.run_iteration(|_, _| {});
@@ -97,6 +98,8 @@ fn the_whole_app_runs_under_the_mock_runtime() {
                 "remove_rule" => "NO_SUCH_RULE",
                 // Its body is JSON here, not a picture's bytes.
                 "save_picture" => "BAD_PICTURE",
+                // This machine is in no circle.
+                "relay_invite" => "RELAY",
                 _ => "NOT_PENDING",
             };
             assert_eq!(e["code"], expected, "{name}: {e}");

@@ -55,6 +55,8 @@ pub enum ErrorCode {
     NoSuchRule,
     /// What was pasted into feedback is not a picture the window keeps.
     BadPicture,
+    /// The window could not read this machine's circle or make an invite to it.
+    Relay,
 }
 
 impl ErrorCode {
@@ -80,6 +82,7 @@ impl ErrorCode {
             Self::History => "HISTORY",
             Self::NoSuchRule => "NO_SUCH_RULE",
             Self::BadPicture => "BAD_PICTURE",
+            Self::Relay => "RELAY",
         }
     }
 }

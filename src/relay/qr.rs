@@ -21,9 +21,12 @@ pub fn terminal(text: &str) -> String {
         .build()
 }
 
-/// An SVG drawing, black on white.
-pub fn svg(text: &str) -> String {
-    code(text).render::<svg::Color<'_>>().min_dimensions(200, 200).quiet_zone(true).build()
+/// An SVG drawing, black on white, as a `data:` URL for an `<img>` (where a drawing
+/// can run nothing).
+pub fn image(text: &str) -> String {
+    use base64::Engine as _;
+    let svg = code(text).render::<svg::Color<'_>>().min_dimensions(240, 240).quiet_zone(true).build();
+    format!("data:image/svg+xml;base64,{}", base64::engine::general_purpose::STANDARD.encode(svg))
 }
 
 #[cfg(test)]
@@ -33,6 +36,6 @@ mod tests {
         let invite = format!("userq-invite-{}", "A".repeat(400));
         let drawn = super::terminal(&invite);
         assert!(drawn.lines().count() < 50, "{} lines", drawn.lines().count());
-        assert!(super::svg(&invite).starts_with("<?xml"));
+        assert!(super::image(&invite).starts_with("data:image/svg+xml;base64,PD94bWwg"), "an SVG document");
     }
 }

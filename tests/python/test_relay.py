@@ -91,6 +91,10 @@ class Machine:
         return subprocess.run([USERQ, "history", "--json"], env=self.env, capture_output=True, text=True,
                               check=True).stdout
 
+    def heard_from(self, name):
+        status = json.loads(self.relay("status", "--json").stdout)
+        return any(m["name"] == name and m.get("lastSeen") for m in status["machines"])
+
     def person(self):
         return Answerer(self.socket, scope="agents", name=f"person at {self.name}")
 
@@ -435,3 +439,31 @@ def test_an_invite_in_a_terminal_is_a_qr_code_a_camera_reads(broker, machines):
     assert scanned(drawing) == [code]
     piped = alpha.relay("invite").stdout
     assert piped.startswith("userq-invite-") and len(piped.splitlines()) == 1, "piped, the code alone"
+
+
+def test_a_server_takes_up_a_circle_made_while_it_serves_and_drops_it_on_leave(broker, machines):
+    alpha, beta = machines("alpha").serve(), machines("beta").serve()
+    alpha.relay("init", broker.url, "--name", "alpha")
+    code = alpha.relay("invite").stdout.strip()
+    # alpha's running server answers the invite: it took up the circle.
+    beta.relay("join", code, "--name", "beta")
+    at_beta = beta.person()
+    wait_until(lambda: alpha.heard_from("beta"), "alpha hearing from beta's server")
+    asker = alpha.ask("Paired without a restart?", "--option", "Yes")
+    at_beta.reply(offer_of(at_beta, timeout=15), {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+    out, err = asker.communicate(timeout=10)
+    assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+
+    alpha.relay("leave")
+
+    def unrelayed():
+        # While the relay runs, the ask waits for beta; once it stopped, no one here answers.
+        alone = alpha.ask("Still relayed?", "--option", "Yes")
+        try:
+            _, err = alone.communicate(timeout=2)
+        except subprocess.TimeoutExpired:
+            alone.kill()
+            alone.communicate()
+            return False
+        return alone.returncode == 1 and "no user-questions answerer accepted" in err
+    wait_until(unrelayed, "alpha's server dropping the circle it left", timeout=15)

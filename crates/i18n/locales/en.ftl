@@ -301,6 +301,24 @@ window-rules-uses = { $count ->
         [one] used once
        *[other] used { $count } times
     }
+window-tab-machines = Machines
+window-machines-hint = Machines paired through a NATS broker show each other's questions: answer from whichever desk you are at.
+window-machines-unpaired = This machine is in no circle. On the command line, start one with "userq relay init nats://HOST:PORT", or join one with "userq relay join CODE" and an invite from a machine of it.
+window-machines-checking = Reaching the broker…
+window-machines-connected = Connected to { $broker }
+window-machines-not-connected = Not connected to { $broker }: { $error }
+window-machines-this = this machine
+window-machines-never = not heard from yet
+window-machines-seen-now = heard from just now
+window-machines-seen-minutes = heard from { $count } min ago
+window-machines-seen-hours = heard from { $count } h ago
+window-machines-seen-days = { $count ->
+        [one] heard from a day ago
+       *[other] heard from { $count } days ago
+    }
+window-machines-invite = Invite a machine
+window-machines-invite-how = On the other machine, run "userq relay join" with this code, or scan it. It works once, for { $minutes } minutes, while this app runs.
+window-error-relay = The relay: { $error }
 window-remember = Remember this answer
 window-remember-client = for { $client }
 window-remember-everyone = for every client

@@ -8,6 +8,7 @@ use ts_rs::TS;
 use crate::history::{HistoryItem, HistoryPage, RuleView};
 use crate::inbox::{AgentView, AskView, Presentation, QuestionView, UiError};
 use crate::list::{GroupView, ListView, ListedAsk};
+use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::page::{HistoryProblem, Status, UiText};
 use crate::revision::Revision;
 use user_questions::history::store::Rule;
@@ -45,6 +46,9 @@ fn declarations() -> String {
         HistoryPage::decl(),
         Rule::decl(),
         RuleView::decl(),
+        MachineView::decl(),
+        MachinesView::decl(),
+        InviteView::decl(),
         Language::decl(),
         UiText::decl(),
         HistoryProblem::decl(),

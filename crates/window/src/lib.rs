@@ -8,6 +8,7 @@
 pub mod history;
 pub mod inbox;
 pub mod list;
+pub mod machines;
 pub mod markdown;
 pub mod notice;
 pub mod page;

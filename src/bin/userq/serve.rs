@@ -37,8 +37,11 @@ pub async fn run(socket: PathBuf) -> ExitCode {
     if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
         tracing::info!("history in {}", history.display());
     }
-    let _relay = host.start_relay().await;
-    host.serve(listener, stop).await;
+    // The relay runs for as long as the socket is served.
+    tokio::select! {
+        () = host.serve(listener, stop) => {}
+        () = host.relay() => {}
+    }
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
 }

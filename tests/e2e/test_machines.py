@@ -1,0 +1,126 @@
+"""The Machines view: a circle of the relay made while the app runs, an invite shown as
+a QR code that a camera reads off the screen, another machine joining with it, and
+that machine's question answered in this window."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import numpy
+import pytest
+import zxingcpp
+from selenium.webdriver.common.by import By
+
+from conftest import OUT, USERQ, free_port, listening, shot, wait_for, form_of
+
+NATS = shutil.which("nats-server") or "/usr/sbin/nats-server"
+
+
+@pytest.fixture
+def broker():
+    port = free_port()
+    p = subprocess.Popen([NATS, "-a", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    import socket
+
+    def up():
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", port)) == 0
+    wait_for(up, "nats-server listening")
+    yield f"nats://127.0.0.1:{port}"
+    p.terminate()
+    p.wait(5)
+
+
+def machines_view(driver):
+    driver.find_element(By.CSS_SELECTOR, "nav.tabs button[data-view='machines']").click()
+    return driver.find_element(By.ID, "machines")
+
+
+def text_of(driver, css):
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def listed(view):
+    """Each machine of the view: its name and when it was heard from."""
+    return [(m.find_element(By.CSS_SELECTOR, ".name").text, m.find_element(By.CSS_SELECTOR, ".seen").text)
+            for m in view.find_elements(By.CSS_SELECTOR, ".machine")]
+
+
+def scanned(png):
+    """What a camera reads in a picture of the screen."""
+    raw = subprocess.run(["convert", str(png), "-colorspace", "Gray", "-depth", "8", "gray:-"], capture_output=True,
+                         check=True).stdout
+    size = subprocess.run(["identify", "-format", "%w %h", str(png)], capture_output=True, text=True,
+                          check=True).stdout.split()
+    width, height = int(size[0]), int(size[1])
+    image = numpy.frombuffer(raw, dtype=numpy.uint8).reshape(height, width)
+    return [b.text for b in zxingcpp.read_barcodes(image)]
+
+
+def test_a_circle_made_while_the_app_runs_invites_by_qr_code_and_brings_its_questions(app, sock, tmp_path, broker):
+    view = machines_view(app)
+    wait_for(lambda: app.find_element(By.ID, "machines-unpaired").is_displayed(), "the view of no circle")
+    assert "userq relay init" in text_of(app, "#machines-unpaired")
+    shot(app, "machines-none")
+
+    here = dict(os.environ, USERQ_SOCKET=str(sock), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    here.pop("USERQ_CONFIG_DIR", None)
+    subprocess.run([USERQ, "relay", "init", broker, "--name", "desk"], env=here, check=True, capture_output=True)
+    machines_view(app)
+    wait_for(lambda: text_of(app, "#machines-connection") == f"Connected to {broker}", "the broker reached")
+    assert listed(view) == [("desk", "this machine")]
+
+    app.find_element(By.ID, "machines-invite").click()
+    code = wait_for(lambda: text_of(app, ".invite-code"), "the invite")
+    assert code.startswith("userq-invite-")
+    assert "works once, for 10 minutes" in text_of(app, "#machines-invite-box .hint")
+    wait_for(lambda: app.execute_script("return document.querySelector('img.qr').complete"), "the QR code drawn")
+    shot(app, "machines-invite")
+    assert scanned(OUT / "machines-invite.png") == [code], "the QR code on the screen is the invite"
+
+    home = tmp_path / "devbox"
+    (home / "run").mkdir(parents=True, mode=0o700)
+    there = dict(os.environ, HOME=str(home), USERQ_CONFIG_DIR=str(home / "config"), USERQ_DATA_DIR=str(home / "data"),
+                 USERQ_SOCKET=str(home / "run" / "userq.sock"))
+    # The app took up the circle made while it ran: it answers the invite.
+    joined = subprocess.run([USERQ, "relay", "join", code, "--name", "devbox"], env=there, capture_output=True,
+                            text=True, timeout=30)
+    assert joined.returncode == 0 and "Joined as devbox" in joined.stdout, joined.stderr
+    server = subprocess.Popen([USERQ, "serve"], env=there, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: listening(home / "run" / "userq.sock"), "the devbox's server")
+        asker = subprocess.Popen([USERQ, "ask", "Run the migrations on the devbox?", "--option", "Yes", "--option",
+                                  "No", "--agent-id", "devbox-agent"], env=there, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        app.find_element(By.CSS_SELECTOR, "nav.tabs button[data-view='questions']").click()
+        form = form_of(app, "devbox-agent", timeout=20)
+        assert form.find_element(By.CSS_SELECTOR, ".origin .machine").text == "devbox"
+        form.find_element(By.XPATH, ".//label[.//span[text()='Yes']]").click()
+        form.find_element(By.XPATH, ".//button[text()='Submit']").click()
+        out, err = asker.communicate(timeout=20)
+        assert json.loads(out) == {"answers": [{"id": "q", "selected": ["Yes"]}]}, err
+
+        machines_view(app)
+        wait_for(lambda: listed(view) == [("desk", "this machine"), ("devbox", "heard from just now")],
+                 "the devbox in the circle")
+        shot(app, "machines-circle")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_the_machines_view_in_chinese(app, sock, tmp_path, broker):
+    here = dict(os.environ, USERQ_SOCKET=str(sock), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    here.pop("USERQ_CONFIG_DIR", None)
+    subprocess.run([USERQ, "relay", "init", broker, "--name", "书桌"], env=here, check=True, capture_output=True)
+    machines_view(app)
+    assert app.find_element(By.CSS_SELECTOR, "nav.tabs button[data-view='machines']").text == "机器"
+    wait_for(lambda: text_of(app, "#machines-connection") == f"已连接到 {broker}", "the broker reached, in Chinese")
+    assert listed(app) == [("书桌", "本机")]
+    app.find_element(By.ID, "machines-invite").click()
+    wait_for(lambda: "仅可使用一次" in text_of(app, "#machines-invite-box .hint"), "the invite, in Chinese")
+    wait_for(lambda: app.execute_script("return document.querySelector('img.qr').complete"), "the QR code drawn")
+    shot(app, "machines-zh-CN")

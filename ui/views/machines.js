@@ -1,0 +1,68 @@
+// @ts-check
+// The Machines view: this machine's circle of the relay (`userq relay`), whether its
+// broker is reached, each machine and when it was last heard from, and an invite for
+// one more as a code and a QR code. It owns one piece of state: `shown`, the number of
+// the latest load, so a slow answer from the broker never paints over a newer one.
+
+import { invoke } from "../bridge.js";
+import { byId, el } from "../dom.js";
+import { tr } from "../text.js";
+
+let shown = 0;
+
+async function load() {
+  const mine = ++shown;
+  const connection = byId("machines-connection");
+  connection.textContent = tr("window-machines-checking");
+  connection.className = "connection";
+  /** @type {MachinesView} */
+  let circle;
+  try {
+    circle = await invoke("relay_status");
+  } catch (e) {
+    if (mine === shown) connection.textContent = /** @type {UiError} */ (e).message;
+    return;
+  }
+  if (mine !== shown) return;
+  byId("machines-unpaired").hidden = circle.paired;
+  byId("machines-circle").hidden = !circle.paired;
+  connection.textContent = circle.connectionLabel;
+  connection.classList.toggle("down", !circle.connected);
+  byId("machines-list").replaceChildren(
+    ...circle.machines.map((m) =>
+      el(
+        "li",
+        { class: m.thisMachine ? "machine this" : "machine" },
+        el("span", { class: "name", text: m.name }),
+        el("span", { class: "seen", text: m.seenLabel }),
+      ),
+    ),
+  );
+}
+
+async function invite() {
+  const box = byId("machines-invite-box");
+  try {
+    /** @type {InviteView} */
+    const made = await invoke("relay_invite");
+    box.replaceChildren(
+      el("img", { class: "qr", src: made.qr, alt: "" }),
+      el("code", { class: "invite-code", text: made.code }),
+      el("p", { class: "hint", text: made.howLabel }),
+    );
+  } catch (e) {
+    box.replaceChildren(el("p", { class: "notice", text: /** @type {UiError} */ (e).message }));
+  }
+  box.hidden = false;
+}
+
+byId("machines-invite").onclick = invite;
+
+/** The view, for the registry. */
+export const view = {
+  name: "machines",
+  show: () => {
+    byId("machines-invite-box").hidden = true;
+    return load();
+  },
+};
