@@ -7,12 +7,14 @@
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use tokio::net::UnixListener;
 
 use crate::channel::server;
 use crate::history::{self, Installed};
+use crate::ssh::remembered::Statuses;
 use crate::UserQuestions;
 
 /// What a host keeps beside the service.
@@ -24,6 +26,8 @@ pub struct Config {
     pub trusted_uids: Vec<u32>,
     /// The relay file (`userq relay`); `None` relays nothing.
     pub relay: Option<PathBuf>,
+    /// The file of SSH hosts kept forwarded (`userq ssh --remember`); `None` keeps none.
+    pub ssh_hosts: Option<PathBuf>,
 }
 
 impl Config {
@@ -34,6 +38,7 @@ impl Config {
             history: history::default_dir(),
             trusted_uids: crate::channel::peer::trusted_uids()?,
             relay: crate::relay::config::default_path(),
+            ssh_hosts: crate::ssh::remembered::default_path(),
         })
     }
 }
@@ -45,6 +50,7 @@ pub struct Host {
     pub history: Option<Installed>,
     trusted_uids: Vec<u32>,
     relay: Option<PathBuf>,
+    ssh_hosts: Option<PathBuf>,
 }
 
 impl Host {
@@ -53,7 +59,13 @@ impl Host {
     pub fn start(config: &Config) -> Self {
         let service = UserQuestions::new();
         let history = history::install_in(&service, config.history.clone());
-        Self { service, history, trusted_uids: config.trusted_uids.clone(), relay: config.relay.clone() }
+        Self {
+            service,
+            history,
+            trusted_uids: config.trusted_uids.clone(),
+            relay: config.relay.clone(),
+            ssh_hosts: config.ssh_hosts.clone(),
+        }
     }
 
     /// The relay to the other machines of this machine's circle whenever it is paired
@@ -63,6 +75,22 @@ impl Host {
         async move {
             match path {
                 Some(path) => keep_relay(service, path).await,
+                None => std::future::pending().await,
+            }
+        }
+    }
+
+    /// The forwards of the SSH hosts remembered (see [`crate::ssh::remembered`]) to
+    /// the service on `socket`; `changed` hears how each one is. Runs until dropped.
+    pub fn ssh_hosts(
+        &self,
+        socket: &Path,
+        changed: Arc<dyn Fn(&Statuses) + Send + Sync>,
+    ) -> impl Future<Output = ()> + Send + 'static {
+        let (path, socket) = (self.ssh_hosts.clone(), socket.to_owned());
+        async move {
+            match path {
+                Some(path) => crate::ssh::remembered::keep_all(path, socket, changed).await,
                 None => std::future::pending().await,
             }
         }
@@ -79,6 +107,15 @@ impl Host {
 /// Starts a host with `config` and serves `listener` until `shutdown` resolves.
 pub async fn run(listener: UnixListener, config: &Config, shutdown: impl Future<Output = ()>) {
     Host::start(config).serve(listener, shutdown).await
+}
+
+/// The folder of the person's configuration: `$USERQ_CONFIG_DIR`, else
+/// `$XDG_CONFIG_HOME/user-questions`, else `~/.config/user-questions`.
+pub fn config_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("USERQ_CONFIG_DIR")
+        .or_else(|| var("XDG_CONFIG_HOME").map(|d| d.join("user-questions")))
+        .or_else(|| var("HOME").map(|h| h.join(".config/user-questions")))
 }
 
 /// How often a serving host looks whether its machine was paired or left.

@@ -24,6 +24,7 @@ pub mod model;
 pub mod relay;
 pub mod review;
 pub mod service;
+pub mod ssh;
 pub mod tool;
 pub mod wording;
 

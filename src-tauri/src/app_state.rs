@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use user_questions::channel::server;
 use user_questions::host::{Config, Host};
+use user_questions::ssh::remembered::Statuses;
 use user_questions::{Scope, UserQuestions};
 
 use user_questions_window::settings::Settings;
@@ -28,6 +29,8 @@ pub struct AppState {
     settings: Option<PathBuf>,
     /// The relay file (`userq relay`), for the Machines view.
     pub relay: Option<PathBuf>,
+    /// How each remembered SSH host is (`userq ssh --remember`), for the tray.
+    pub ssh_hosts: tokio::sync::watch::Sender<Statuses>,
     focus: Mutex<Option<String>>,
     /// Bumped whenever the window is shown, so a pending destroy of an earlier hide
     /// knows it is stale.
@@ -51,18 +54,28 @@ impl AppState {
             Vec::new()
         });
         let pictures = data.as_ref().map(|d| d.join("pictures"));
-        let host = Host::start(&Config { history: data, trusted_uids, relay: start.relay.clone() });
+        let host = Host::start(&Config {
+            history: data,
+            trusted_uids,
+            relay: start.relay.clone(),
+            ssh_hosts: start.ssh_hosts.clone(),
+        });
         let inbox = Inbox::new();
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
         host.service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
         let serving = host.serve(listener, stop.clone().cancelled_owned());
         let relay = host.relay();
+        let (ssh_hosts, _) = tokio::sync::watch::channel(Statuses::new());
+        let told = ssh_hosts.clone();
+        let forwards = host.ssh_hosts(&socket, Arc::new(move |now: &Statuses| drop(told.send_replace(now.clone()))));
         let task = tauri::async_runtime::spawn(async move {
-            // The relay to this machine's circle, whenever it is paired, for as long as it serves.
+            // The relay to this machine's circle, whenever it is paired, and the SSH
+            // hosts remembered, for as long as it serves.
             tokio::select! {
                 () = serving => {}
                 () = relay => {}
+                () = forwards => {}
             }
         });
         let relay = start.relay.clone();
@@ -77,6 +90,7 @@ impl AppState {
             text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
             settings,
             relay,
+            ssh_hosts,
             focus: Mutex::new(None),
             shown: AtomicU64::new(0),
             stop,

@@ -59,6 +59,7 @@ pub fn run() {
         settings: user_questions_window::settings::path(),
         data: user_questions::history::default_dir(),
         relay: user_questions::relay::config::default_path(),
+        ssh_hosts: user_questions::ssh::remembered::default_path(),
     };
     let app = match app(builder, socket_path(), start).build(tauri::generate_context!()) {
         Ok(app) => app,
@@ -91,6 +92,8 @@ pub struct Start {
     pub data: Option<PathBuf>,
     /// The relay file (`userq relay`); `None` relays nothing.
     pub relay: Option<PathBuf>,
+    /// The SSH hosts kept forwarded (`userq ssh --remember`); `None` keeps none.
+    pub ssh_hosts: Option<PathBuf>,
 }
 
 /// The whole app on any runtime (the real one, or Tauri's mock in tests): its plugins,
@@ -139,6 +142,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             }
             follow(app.handle().clone());
             follow_history(app.handle().clone());
+            follow_ssh_hosts(app.handle().clone());
             if !start.background {
                 window::open(app.handle(), None);
             }
@@ -184,6 +188,17 @@ fn follow_history<R: Runtime>(app: AppHandle<R>) {
     tauri::async_runtime::spawn(async move {
         while changes.changed().await.is_ok() {
             let _ = app.emit(events::HISTORY_PROBLEM, commands::history_problem(&app.state::<AppState>()));
+        }
+    });
+}
+
+/// Brings the tray up to date as the remembered SSH hosts connect and drop.
+fn follow_ssh_hosts<R: Runtime>(app: AppHandle<R>) {
+    let mut changes = app.state::<AppState>().ssh_hosts.subscribe();
+    tauri::async_runtime::spawn(async move {
+        while changes.changed().await.is_ok() {
+            let handle = app.clone();
+            let _ = app.run_on_main_thread(move || tray::update(&handle, &handle.state::<AppState>().inbox.list()));
         }
     });
 }

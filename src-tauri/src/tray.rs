@@ -1,6 +1,6 @@
 //! The tray: an icon that changes while questions wait, and a menu whose first item
 //! opens the window (Linux trays send no clicks), then up to five waiting questions,
-//! Do not disturb, Start at login, and Quit.
+//! how each SSH host kept forwarded is, Do not disturb, Start at login, and Quit.
 
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem, PredefinedMenuItem};
@@ -9,6 +9,7 @@ use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_autostart::ManagerExt;
 
 use crate::app_state::AppState;
+use user_questions::ssh::remembered::Status;
 use user_questions_window::AskView;
 
 const IDLE_ICON: &[u8] = include_bytes!("../../icons/tray.png");
@@ -30,6 +31,21 @@ fn menu<R: Runtime>(app: &AppHandle<R>, list: &[AskView]) -> tauri::Result<Menu<
         menu.append(&MenuItem::with_id(app, format!("ask:{}", view.ask), text, true, None::<&str>)?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
+    let hosts = app.state::<AppState>().ssh_hosts.borrow().clone();
+    for (name, status) in &hosts {
+        let name = name.replace('&', "&&");
+        let text = match status {
+            Status::Connecting => t.tr_args("tray-ssh-connecting", &[("name", (&name).into())]),
+            Status::Forwarding => t.tr_args("tray-ssh-forwarding", &[("name", (&name).into())]),
+            Status::Retrying { said } => {
+                t.tr_args("tray-ssh-retrying", &[("name", (&name).into()), ("said", (&said.replace('&', "&&")).into())])
+            }
+        };
+        menu.append(&MenuItem::with_id(app, format!("ssh:{name}"), text, false, None::<&str>)?)?;
+    }
+    if !hosts.is_empty() {
+        menu.append(&PredefinedMenuItem::separator(app)?)?;
+    }
     let dnd = app.state::<AppState>().do_not_disturb();
     menu.append(&CheckMenuItem::with_id(app, "dnd", t.tr("tray-dnd"), true, dnd, None::<&str>)?)?;
     let login = app.autolaunch().is_enabled().unwrap_or(false);

@@ -18,11 +18,7 @@ pub const FILE: &str = "relay.json";
 
 /// Where the relay's file lives.
 pub fn default_path() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let dir = var("USERQ_CONFIG_DIR")
-        .or_else(|| var("XDG_CONFIG_HOME").map(|d| d.join("user-questions")))
-        .or_else(|| var("HOME").map(|h| h.join(".config/user-questions")))?;
-    Some(dir.join(FILE))
+    crate::host::config_dir().map(|d| d.join(FILE))
 }
 
 /// A paired machine: its name and public keys.

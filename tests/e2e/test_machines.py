@@ -1,18 +1,20 @@
-"""The Machines view: a circle of the relay made while the app runs, an invite shown as
-a QR code that a camera reads off the screen, another machine joining with it, and
-that machine's question answered in this window."""
+"""Other machines in the app: the Machines view (a circle of the relay made while the app
+runs, an invite shown as a QR code that a camera reads off the screen, another machine
+joining with it, and that machine's question answered in this window), and an SSH host
+remembered, kept forwarded and shown in the tray."""
 
 import json
 import os
 import shutil
 import subprocess
+import sys
 
 import numpy
 import pytest
 import zxingcpp
 from selenium.webdriver.common.by import By
 
-from conftest import OUT, USERQ, free_port, listening, shot, wait_for, form_of
+from conftest import OUT, ROOT, USERQ, Tray, app_pid, form_of, free_port, listening, shot, wait_for
 
 NATS = shutil.which("nats-server") or "/usr/sbin/nats-server"
 
@@ -124,3 +126,35 @@ def test_the_machines_view_in_chinese(app, sock, tmp_path, broker):
     wait_for(lambda: "仅可使用一次" in text_of(app, "#machines-invite-box .hint"), "the invite, in Chinese")
     wait_for(lambda: app.execute_script("return document.querySelector('img.qr').complete"), "the QR code drawn")
     shot(app, "machines-zh-CN")
+
+
+def test_a_remembered_ssh_host_is_kept_forwarded_and_shown_in_the_tray(app, sock, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "python"))
+    from sshd import Sshd
+    host = Sshd(tmp_path)
+    try:
+        here = dict(os.environ, USERQ_SOCKET=str(sock), XDG_CONFIG_HOME=str(tmp_path / "config"))
+        here.pop("USERQ_CONFIG_DIR", None)
+        subprocess.run([USERQ, "ssh", "127.0.0.1", "--name", "devbox", "--remember", "--", *host.options], env=here,
+                       check=True, capture_output=True)
+        tray = Tray(app_pid())
+        wait_for(lambda: "devbox: its agents ask here (SSH)" in tray.labels(), "the host forwarded, in the tray", 20)
+        wait_for(host.answers, "the forward on the host")
+        on_host = dict(os.environ, USERQ_SOCKET=str(host.socket))
+        asker = subprocess.Popen([USERQ, "ask", "Restart the worker on the devbox?", "--option", "Yes", "--option",
+                                  "No", "--agent-id", "remote-agent"], env=on_host, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        form = form_of(app, "remote-agent", timeout=20)
+        assert form.find_element(By.CSS_SELECTOR, ".origin .machine").text == "devbox"
+        form.find_element(By.XPATH, ".//label[.//span[text()='No']]").click()
+        form.find_element(By.XPATH, ".//button[text()='Submit']").click()
+        out, err = asker.communicate(timeout=20)
+        assert json.loads(out) == {"answers": [{"id": "q", "selected": ["No"]}]}, err
+
+        host.stop()  # the host goes away: the tray says so, with ssh's words
+        wait_for(lambda: any(label.startswith("devbox: not reached (") for label in tray.labels()),
+                 "the host unreached, in the tray", 30)
+        subprocess.run([USERQ, "ssh", "--forget", "devbox"], env=here, check=True)
+        wait_for(lambda: not any(label.startswith("devbox") for label in tray.labels()), "the host forgotten", 10)
+    finally:
+        host.stop()

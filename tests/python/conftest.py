@@ -19,7 +19,9 @@ USERQ = Path(os.environ.get("USERQ_BIN", ROOT / "target" / "debug" / "userq"))
 @pytest.fixture
 def sock(tmp_path):
     path = tmp_path / "userq.sock"
-    env = dict(os.environ, USERQ_SOCKET=str(path), USERQ_DATA_DIR=str(tmp_path / "data"))
+    # A config folder of its own: never the person's circle or remembered hosts.
+    env = dict(os.environ, USERQ_SOCKET=str(path), USERQ_DATA_DIR=str(tmp_path / "data"),
+               USERQ_CONFIG_DIR=str(tmp_path / "config"))
     server = subprocess.Popen([USERQ, "serve"], env=env, stderr=subprocess.DEVNULL)
     for _ in range(300):
         if listening(path):

@@ -6,54 +6,23 @@ runs with that path. The local server and a protocol answerer play this desk."""
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import USERQ, Answerer, free_port, wait_until
-
-SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+from conftest import USERQ, Answerer, wait_until
+from sshd import Sshd
 
 
 @pytest.fixture
 def host(tmp_path):
     """A host over SSH: its sshd, the key to reach it, the socket its sessions use."""
-    keys = tmp_path / "keys"
-    keys.mkdir(mode=0o700)
-    for name in ("host", "client"):
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(keys / name)], check=True)
-    shutil.copy(keys / "client.pub", keys / "authorized_keys")
-    remote_dir = tmp_path / "host-runtime"
-    remote_socket = remote_dir / "userq.sock"
-    port = free_port()
-    config = tmp_path / "sshd_config"
-    config.write_text("\n".join([
-        "Port %d" % port, "ListenAddress 127.0.0.1", "HostKey %s" % (keys / "host"),
-        "AuthorizedKeysFile %s" % (keys / "authorized_keys"), "PasswordAuthentication no",
-        "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", "PermitRootLogin prohibit-password",
-        "AllowStreamLocalForwarding yes", "PidFile %s" % (tmp_path / "sshd.pid"),
-        "SetEnv USERQ_SOCKET=%s" % remote_socket, "LogLevel ERROR", ""]))
-    os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation folder, when run as root
-    sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, text=True)
-    wait_until(lambda: _listening(port), "sshd listening", timeout=10)
-    options = ["-p", str(port), "-i", str(keys / "client"), "-o", "StrictHostKeyChecking=no",
-               "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes"]
-    yield {"options": options, "socket": remote_socket, "port": port}
-    sshd.terminate()
-    sshd.wait(5)
-
-
-def _listening(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
+    sshd = Sshd(tmp_path)
+    yield {"options": sshd.options, "socket": sshd.socket, "port": sshd.port, "sshd": sshd}
+    sshd.stop()
 
 
 def userq_ssh(sock, host, *extra):
@@ -101,15 +70,7 @@ def decision(p, timeout=20):
 
 def forwarded(host):
     """Waits for the host's socket to answer (the forward made)."""
-    def up():
-        try:
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(str(host["socket"]))
-            s.close()
-            return True
-        except OSError:
-            return False
-    wait_until(up, "the forward on the host", timeout=20)
+    wait_until(host["sshd"].answers, "the forward on the host", timeout=20)
 
 
 def ssh_child(parent):
@@ -172,3 +133,34 @@ def test_a_forward_the_host_refuses_ends_with_ssh_s_words(sock, host):
                          env=env, capture_output=True, text=True, timeout=30)
     assert out.returncode == 1
     assert "Permission denied" in out.stderr, out.stderr
+
+
+def test_a_remembered_host_is_kept_forwarded_by_the_server_until_forgotten(tmp_path, host):
+    local = tmp_path / "desk" / "userq.sock"
+    local.parent.mkdir(mode=0o700)
+    env = dict(os.environ, USERQ_SOCKET=str(local), USERQ_CONFIG_DIR=str(tmp_path / "desk-config"),
+               USERQ_DATA_DIR=str(tmp_path / "desk-data"))
+    said = subprocess.run([USERQ, "ssh", "127.0.0.1", "--name", "devbox", "--remember", "--", *host["options"]],
+                          env=env, capture_output=True, text=True, check=True).stdout
+    assert "remembered as devbox" in said and "userq ssh --forget devbox" in said
+    listed = json.loads(subprocess.run([USERQ, "ssh", "--list"], env=env, capture_output=True, text=True,
+                                       check=True).stdout)
+    assert listed == [{"host": "127.0.0.1", "name": "devbox", "options": host["options"]}]
+    server = subprocess.Popen([USERQ, "serve"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        forwarded(host)
+        person = Answerer(local, name="person")
+        hook = hook_on_host(host, BASH)
+        offer = person.expect("questions/offer")
+        assert offer["params"]["request"]["context"]["machine"] == "devbox"
+        person.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
+        assert decision(hook)["hookSpecificOutput"]["decision"] == {"behavior": "allow"}
+
+        subprocess.run([USERQ, "ssh", "--forget", "devbox"], env=env, check=True)
+        wait_until(lambda: not host["sshd"].answers(), "the forward dropped once forgotten", timeout=15)
+        again = subprocess.run([USERQ, "ssh", "--forget", "devbox"], env=env, capture_output=True, text=True)
+        assert again.returncode == 1 and "no host named devbox" in again.stderr
+    finally:
+        server.terminate()
+        server.wait(10)
+

@@ -69,6 +69,9 @@ tray-open = Open questions ({ $count })
 tray-dnd = Do not disturb
 tray-autostart = Start at login
 tray-quit = Quit
+tray-ssh-connecting = { $name }: connecting over SSH…
+tray-ssh-forwarding = { $name }: its agents ask here (SSH)
+tray-ssh-retrying = { $name }: not reached ({ $said }); trying again
 
 ## Notifications
 
@@ -379,6 +382,8 @@ ssh-dropped = The forward to { $host } dropped; making it again.
 ssh-retry = Cannot reach { $host } yet ({ $ssh }); trying again.
 ssh-refused = userq ssh: the forward to { $host } failed: { $ssh }
 ssh-no-userq = Note: { $host } has no userq on its PATH. Install the user-questions package there, or copy the userq binary onto its PATH, for its agents' hooks to reach this machine.
+ssh-remembered = { $host } is remembered as { $name }: `userq serve` or the desktop app keeps it forwarded whenever it runs (`userq ssh --forget { $name }` stops it).
+ssh-not-remembered = userq ssh: no host named { $name } is remembered (`userq ssh --list` lists them)
 
 ## userq review
 

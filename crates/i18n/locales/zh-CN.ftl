@@ -64,6 +64,9 @@ tray-open = 打开问题（{ $count }）
 tray-dnd = 勿扰
 tray-autostart = 登录时启动
 tray-quit = 退出
+tray-ssh-connecting = { $name }：正在通过 SSH 连接…
+tray-ssh-forwarding = { $name }：那里的智能体在这里提问（SSH）
+tray-ssh-retrying = { $name }：无法连接（{ $said }）；稍后重试
 
 ## 通知
 
@@ -354,6 +357,8 @@ ssh-dropped = 到 { $host } 的转发断开了；正在重新建立。
 ssh-retry = 暂时无法连接 { $host }（{ $ssh }）；稍后重试。
 ssh-refused = userq ssh：到 { $host } 的转发失败：{ $ssh }
 ssh-no-userq = 注意：{ $host } 的 PATH 中没有 userq。请在那里安装 user-questions 软件包，或把 userq 可执行文件放到其 PATH 中，这样那里智能体的钩子才能连到本机。
+ssh-remembered = 已记住 { $host }，名为 { $name }：`userq serve` 或桌面应用运行时会保持它的转发（`userq ssh --forget { $name }` 停止）。
+ssh-not-remembered = userq ssh：没有记住名为 { $name } 的主机（`userq ssh --list` 列出它们）
 
 ## userq review
 

@@ -37,10 +37,12 @@ pub async fn run(socket: PathBuf) -> ExitCode {
     if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
         tracing::info!("history in {}", history.display());
     }
-    // The relay runs for as long as the socket is served.
+    // The relay and the remembered SSH hosts (each logs how it is) run for as long
+    // as the socket is served.
     tokio::select! {
         () = host.serve(listener, stop) => {}
         () = host.relay() => {}
+        () = host.ssh_hosts(&socket, std::sync::Arc::new(|_| {})) => {}
     }
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
