@@ -124,8 +124,10 @@ $(AGENTS)/.installed: tests/agents/package.json tests/agents/package-lock.json
 	mkdir -p $(AGENTS)
 	cp tests/agents/package.json tests/agents/package-lock.json $(AGENTS)/
 	# `npm install` from the lock, not `npm ci`: npm leaves other platforms' optional
-	# packages out of a lock file, and `npm ci` then calls it out of sync.
-	cd $(AGENTS) && npm install --loglevel=error --no-audit --no-fund
+	# packages out of a lock file, and `npm ci` then calls it out of sync. Tried twice:
+	# a registry that drops a download once does not fail the run.
+	cd $(AGENTS) && { npm install --loglevel=error --no-audit --no-fund || \
+	  npm install --loglevel=error --no-audit --no-fund; }
 	touch $@
 
 ## One build serves every test: `cargo test` builds `userq` and the app's binary too

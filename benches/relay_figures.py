@@ -6,7 +6,9 @@
   - asks per second with 64 askers at once, through the relay and locally (each asker
     one question at a time, for SECONDS);
   - from the broker's restart to a question asked while it was down being offered on
-    the other machine (median of 5).
+    the other machine (median of 5);
+  - from the asking machine's server started again to the answer given on the other
+    machine while it was down reaching its asker (median of 5).
 Usage: .tools/venv/bin/python benches/relay_figures.py"""
 
 import os
@@ -18,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "python"))
-from conftest import Answerer, Asker, free_port  # noqa: E402
+from conftest import Answerer, Asker, free_port, wait_until  # noqa: E402
 from test_relay import Broker, Machine, pair  # noqa: E402
 
 RUNS = int(os.environ.get("RUNS", "200"))
@@ -101,6 +103,22 @@ def main():
             asker.communicate(timeout=30)
             waits.append((time.perf_counter() - t0) * 1000)
         print(f"broker restarted -> the question asked while it was down answered on the other machine: "
+              f"median {statistics.median(waits):.0f} ms (of 5; max {max(waits):.0f} ms)")
+        gamma, delta = pair(broker, make, "gamma", "delta")
+        person = delta.person()
+        waits = []
+        for i in range(5):
+            asker = gamma.ask(f"Answered while the asking machine restarts {i}?", "--option", "Yes")
+            offer = person.expect("questions/offer", 10)
+            gamma.stop()
+            person.reply(offer, {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+            wait_until(lambda: delta.history().count("person at delta") == i + 1, "the answer taken on delta")
+            t0 = time.perf_counter()
+            gamma.serve()
+            out, _ = asker.communicate(timeout=60)
+            assert '"Yes"' in out
+            waits.append((time.perf_counter() - t0) * 1000)
+        print(f"asking machine's server started again -> the answer given meanwhile reaches its asker: "
               f"median {statistics.median(waits):.0f} ms (of 5; max {max(waits):.0f} ms)")
     finally:
         for m in made:
