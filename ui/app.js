@@ -28,15 +28,20 @@ byId("language").addEventListener("change", (e) => {
   invoke("set_language", { lang }).catch(() => loadText());
 });
 
-on(EVENTS.questionsChanged, () => refresh());
-on(EVENTS.historyProblem, (why) => showHistoryProblem(/** @type {HistoryProblem | null} */ (why)));
-on(EVENTS.languageChanged, () => relabel());
-on(EVENTS.focusQuestion, (ask) => refresh().then(() => focusAsk(ask)));
-on(EVENTS.doNotDisturb, (on) => {
-  byId("dnd").hidden = !on;
-});
+const listening = Promise.all([
+  on(EVENTS.questionsChanged, () => refresh()),
+  on(EVENTS.historyProblem, (why) => showHistoryProblem(/** @type {HistoryProblem | null} */ (why))),
+  on(EVENTS.languageChanged, () => relabel()),
+  on(EVENTS.focusQuestion, (ask) => refresh().then(() => focusAsk(ask))),
+  on(EVENTS.doNotDisturb, (on) => {
+    byId("dnd").hidden = !on;
+  }),
+]);
 
 (async () => {
+  // What is read below is read after the app knows the window listens: a change made
+  // in between (Do not disturb from the tray) arrives as an event, never falls between.
+  await listening;
   await loadText();
   await refresh();
   /** @type {Status} */

@@ -21,9 +21,12 @@ export const EVENTS = Object.freeze({
 });
 
 /**
+ * Listens for `event`; resolves once the app knows the window listens, so that state
+ * read after it misses no change.
  * @param {string} event one of EVENTS
  * @param {(payload: any) => void} handler
+ * @returns {Promise<unknown>}
  */
 export function on(event, handler) {
-  listen(event, (/** @type {{payload: any}} */ e) => handler(e.payload));
+  return listen(event, (/** @type {{payload: any}} */ e) => handler(e.payload));
 }

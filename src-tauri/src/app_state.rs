@@ -68,7 +68,18 @@ impl AppState {
         let relay = host.relay();
         let (ssh_hosts, _) = tokio::sync::watch::channel(Statuses::new());
         let told = ssh_hosts.clone();
-        let forwards = host.ssh_hosts(&socket, Arc::new(move |now: &Statuses| drop(told.send_replace(now.clone()))));
+        let forwards = host.ssh_hosts(
+            &socket,
+            Arc::new(move |now: &Statuses| {
+                // Only a change redraws the tray (a menu replaced under a click loses it).
+                told.send_if_modified(|held| {
+                    held != now && {
+                        *held = now.clone();
+                        true
+                    }
+                });
+            }),
+        );
         let task = tauri::async_runtime::spawn(async move {
             // The relay to this machine's circle, whenever it is paired, and the SSH
             // hosts remembered, for as long as it serves.

@@ -82,6 +82,16 @@ pub enum Status {
     },
 }
 
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Connecting => f.write_str("connecting"),
+            Self::Forwarding => f.write_str("forwarded: its agents ask here"),
+            Self::Retrying { said } => write!(f, "not reached ({said}); trying again"),
+        }
+    }
+}
+
 /// Each remembered host's name and status, for a door to show.
 pub type Statuses = BTreeMap<String, Status>;
 
@@ -145,7 +155,7 @@ async fn keep_one(
         if stop.is_cancelled() || all.get(&name) == Some(&status) {
             return;
         }
-        tracing::info!("ssh {}: {:?}", name, status);
+        tracing::info!("ssh host {name}: {status}");
         all.insert(name.clone(), status);
         changed(&all);
     };
