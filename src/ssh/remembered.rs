@@ -85,8 +85,8 @@ pub enum Status {
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Connecting => f.write_str("connecting"),
-            Self::Forwarding => f.write_str("forwarded: its agents ask here"),
+            Self::Connecting => write!(f, "connecting"),
+            Self::Forwarding => write!(f, "forwarded: its agents ask here"),
             Self::Retrying { said } => write!(f, "not reached ({said}); trying again"),
         }
     }
