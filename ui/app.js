@@ -28,11 +28,14 @@ byId("language").addEventListener("change", (e) => {
   invoke("set_language", { lang }).catch(() => loadText());
 });
 
+// The words come first: no form is built before they are here, even for a question
+// that arrives while the window starts.
+const worded = loadText();
 const listening = Promise.all([
-  on(EVENTS.questionsChanged, () => refresh()),
+  on(EVENTS.questionsChanged, () => worded.then(() => refresh())),
   on(EVENTS.historyProblem, (why) => showHistoryProblem(/** @type {HistoryProblem | null} */ (why))),
   on(EVENTS.languageChanged, () => relabel()),
-  on(EVENTS.focusQuestion, (ask) => refresh().then(() => focusAsk(ask))),
+  on(EVENTS.focusQuestion, (ask) => worded.then(() => refresh()).then(() => focusAsk(ask))),
   on(EVENTS.doNotDisturb, (on) => {
     byId("dnd").hidden = !on;
   }),
@@ -42,7 +45,7 @@ const listening = Promise.all([
   // What is read below is read after the app knows the window listens: a change made
   // in between (Do not disturb from the tray) arrives as an event, never falls between.
   await listening;
-  await loadText();
+  await worded;
   await refresh();
   /** @type {Status} */
   const status = await invoke("status");
