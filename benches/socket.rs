@@ -5,6 +5,11 @@
 //! The parties run as they do in separate processes: the server on a one-thread
 //! runtime of its own (as `userq serve` runs it), the answerer on another, the askers
 //! on a third. The same server on a two-thread runtime is measured too, for comparison.
+//!
+//! The floors beside them are measured in the same run with bare sockets and blocking
+//! reads: a line there and back (two hops, as an ask answered inside the server
+//! crosses) and a line through a middle thread to a third and back (four hops, as an
+//! ask answered by a protocol answerer crosses).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,11 +40,77 @@ async fn in_process_median() -> Duration {
 
 fn main() {
     let floor = ping_pong_median();
+    let chain = chain_median();
     println!("reference: one line there and back between two threads over a bare socket pair, median {floor:?}");
-    println!("  (an ask crosses four such hops: asker -> server -> answerer -> server -> asker)");
+    println!("reference: a line through a middle thread to a third and back (four hops, as an ask answered by a protocol answerer crosses: asker -> server -> answerer -> server -> asker), median {chain:?}");
+    answered_in_server(floor);
     for server_threads in [1, 2] {
-        measure(server_threads, floor);
+        measure(server_threads, chain);
     }
+}
+
+/// One asker alone, its asks answered inside the server (an answerer in process, as a
+/// remembered answer or the app's own window are): two hops, asker -> server -> asker,
+/// beside the bare two-hop line.
+fn answered_in_server(floor: Duration) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run").join("bench.sock");
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    apart("server", 1, {
+        let path = path.clone();
+        async move {
+            let listener = server::bind(&path).unwrap();
+            let service = UserQuestions::new();
+            service.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
+            ready_tx.send(()).unwrap();
+            server::run(listener, service, std::future::pending()).await
+        }
+    });
+    ready.recv().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let times = rt.block_on(alone(&path, 1000, 10_000));
+    let median = percentile(&times, 0.5);
+    println!(
+        "one asker alone, answered inside the server, 10000 asks: median {median:?}  p99 {:?}  ({:.2}x the bare two-hop round trip)",
+        percentile(&times, 0.99),
+        median.as_secs_f64() / floor.as_secs_f64()
+    );
+}
+
+/// The floor of an ask answered by a protocol answerer: a line from one thread through
+/// a second to a third and back the same way, over bare socket pairs, blocking reads.
+fn chain_median() -> Duration {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::net::UnixStream;
+    let echo = |end: UnixStream| {
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(end.try_clone().unwrap());
+            let mut writer = end;
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 0 {
+                writer.write_all(line.as_bytes()).unwrap();
+                line.clear();
+            }
+        })
+    };
+    let (near, middle_near) = UnixStream::pair().unwrap();
+    let (middle_far, far) = UnixStream::pair().unwrap();
+    echo(far);
+    std::thread::spawn(move || {
+        let mut from_near = BufReader::new(middle_near.try_clone().unwrap());
+        let mut to_near = middle_near;
+        let mut from_far = BufReader::new(middle_far.try_clone().unwrap());
+        let mut to_far = middle_far;
+        let mut line = String::new();
+        while from_near.read_line(&mut line).unwrap_or(0) > 0 {
+            to_far.write_all(line.as_bytes()).unwrap();
+            line.clear();
+            from_far.read_line(&mut line).unwrap();
+            to_near.write_all(line.as_bytes()).unwrap();
+            line.clear();
+        }
+    });
+    round_trips(near)
 }
 
 /// The floor this machine sets: a line to another thread and back over a Unix socket,
@@ -56,8 +127,14 @@ fn ping_pong_median() -> Duration {
             line.clear();
         }
     });
-    let mut reader = std::io::BufReader::new(a.try_clone().unwrap());
-    let mut writer = a;
+    round_trips(a)
+}
+
+/// The median of 10,000 lines sent on `end` and read back (after 1,000 to warm up).
+fn round_trips(end: std::os::unix::net::UnixStream) -> Duration {
+    use std::io::{BufRead, Write};
+    let mut reader = std::io::BufReader::new(end.try_clone().unwrap());
+    let mut writer = end;
     let mut line = String::new();
     let mut times = Vec::with_capacity(10_000);
     for i in 0..11_000 {
@@ -73,7 +150,7 @@ fn ping_pong_median() -> Duration {
     percentile(&times, 0.5)
 }
 
-fn measure(server_threads: usize, floor: Duration) {
+fn measure(server_threads: usize, chain: Duration) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run").join("bench.sock");
     let (ready_tx, ready) = std::sync::mpsc::channel();
@@ -101,9 +178,9 @@ fn measure(server_threads: usize, floor: Duration) {
         println!("  throughput {:.0} asks/s ({} asks in {:?})", times.len() as f64 / wall.as_secs_f64(), times.len(), wall);
         let alone_median = percentile(&alone, 0.5);
         println!(
-            "one asker alone, 10000 asks: median {alone_median:?}  p99 {:?}  ({:.1}x the bare two-hop round trip; four hops are 2x)",
+            "one asker alone, answered by the protocol answerer, 10000 asks: median {alone_median:?}  p99 {:?}  ({:.2}x the bare four-hop chain)",
             percentile(&alone, 0.99),
-            alone_median.as_secs_f64() / floor.as_secs_f64()
+            alone_median.as_secs_f64() / chain.as_secs_f64()
         );
         println!("  (with {ASKERS} askers always in flight, Little's law ties latency to throughput: {ASKERS} / {:.0} per s = {:?})",
             times.len() as f64 / wall.as_secs_f64(), wall / PER_ASKER as u32);
