@@ -82,17 +82,6 @@ fn answered_in_server(floor: Duration) {
 fn chain_median() -> Duration {
     use std::io::{BufRead, BufReader, Write};
     use std::os::unix::net::UnixStream;
-    let echo = |end: UnixStream| {
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(end.try_clone().unwrap());
-            let mut writer = end;
-            let mut line = String::new();
-            while reader.read_line(&mut line).unwrap_or(0) > 0 {
-                writer.write_all(line.as_bytes()).unwrap();
-                line.clear();
-            }
-        })
-    };
     let (near, middle_near) = UnixStream::pair().unwrap();
     let (middle_far, far) = UnixStream::pair().unwrap();
     echo(far);
@@ -116,18 +105,23 @@ fn chain_median() -> Duration {
 /// The floor this machine sets: a line to another thread and back over a Unix socket,
 /// with blocking reads and nothing else.
 fn ping_pong_median() -> Duration {
-    use std::io::{BufRead, Write};
     let (a, b) = std::os::unix::net::UnixStream::pair().unwrap();
+    echo(b);
+    round_trips(a)
+}
+
+/// A thread that sends every line it reads on `end` straight back.
+fn echo(end: std::os::unix::net::UnixStream) {
+    use std::io::{BufRead, Write};
     std::thread::spawn(move || {
-        let mut reader = std::io::BufReader::new(b.try_clone().unwrap());
-        let mut writer = b;
+        let mut reader = std::io::BufReader::new(end.try_clone().unwrap());
+        let mut writer = end;
         let mut line = String::new();
         while reader.read_line(&mut line).unwrap_or(0) > 0 {
             writer.write_all(line.as_bytes()).unwrap();
             line.clear();
         }
     });
-    round_trips(a)
 }
 
 /// The median of 10,000 lines sent on `end` and read back (after 1,000 to warm up).
