@@ -53,20 +53,9 @@ fn main() {
 /// remembered answer or the app's own window are): two hops, asker -> server -> asker,
 /// beside the bare two-hop line.
 fn answered_in_server(floor: Duration) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("run").join("bench.sock");
-    let (ready_tx, ready) = std::sync::mpsc::channel();
-    apart("server", 1, {
-        let path = path.clone();
-        async move {
-            let listener = server::bind(&path).unwrap();
-            let service = UserQuestions::new();
-            service.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
-            ready_tx.send(()).unwrap();
-            server::run(listener, service, std::future::pending()).await
-        }
-    });
-    ready.recv().unwrap();
+    let service = UserQuestions::new();
+    service.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
+    let (_dir, path) = serve_apart(1, service);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let times = rt.block_on(alone(&path, 1000, 10_000));
     let median = percentile(&times, 0.5);
@@ -144,19 +133,27 @@ fn round_trips(end: std::os::unix::net::UnixStream) -> Duration {
     percentile(&times, 0.5)
 }
 
-fn measure(server_threads: usize, chain: Duration) {
+/// `service` served on a socket in a temporary folder, on a runtime of `threads` in a
+/// thread of its own; returns once it listens (the folder lives as long as the guard).
+fn serve_apart(threads: usize, service: UserQuestions) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run").join("bench.sock");
-    let (ready_tx, ready) = std::sync::mpsc::channel();
-    apart("server", server_threads, {
+    let ready = {
+        let (ready_tx, ready) = std::sync::mpsc::channel();
         let path = path.clone();
-        async move {
+        apart("server", threads, async move {
             let listener = server::bind(&path).unwrap();
             ready_tx.send(()).unwrap();
-            server::run(listener, UserQuestions::new(), std::future::pending()).await
-        }
-    });
+            server::run(listener, service, std::future::pending()).await
+        });
+        ready
+    };
     ready.recv().unwrap();
+    (dir, path)
+}
+
+fn measure(server_threads: usize, chain: Duration) {
+    let (_dir, path) = serve_apart(server_threads, UserQuestions::new());
     apart("answerer", 1, answer_everything(path.clone()));
     // The askers' runtime is one thread too, as in `userq ask` and `userq mcp`.
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();

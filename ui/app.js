@@ -28,14 +28,28 @@ byId("language").addEventListener("change", (e) => {
   invoke("set_language", { lang }).catch(() => loadText());
 });
 
-// The words come first: no form is built before they are here, even for a question
-// that arrives while the window starts.
+// The words come first: nothing the events bring is built or labelled before they are
+// here, even what arrives while the window starts.
 const worded = loadText();
+/** @template T @param {(payload: T) => unknown} f @returns {(payload: T) => Promise<unknown>} */
+const inWords = (f) => (payload) => worded.then(() => f(payload));
 const listening = Promise.all([
-  on(EVENTS.questionsChanged, () => worded.then(() => refresh())),
-  on(EVENTS.historyProblem, (why) => showHistoryProblem(/** @type {HistoryProblem | null} */ (why))),
-  on(EVENTS.languageChanged, () => relabel()),
-  on(EVENTS.focusQuestion, (ask) => worded.then(() => refresh()).then(() => focusAsk(ask))),
+  on(
+    EVENTS.questionsChanged,
+    inWords(() => refresh()),
+  ),
+  on(
+    EVENTS.historyProblem,
+    inWords((why) => showHistoryProblem(/** @type {HistoryProblem | null} */ (why))),
+  ),
+  on(
+    EVENTS.languageChanged,
+    inWords(() => relabel()),
+  ),
+  on(
+    EVENTS.focusQuestion,
+    inWords((ask) => refresh().then(() => focusAsk(ask))),
+  ),
   on(EVENTS.doNotDisturb, (on) => {
     byId("dnd").hidden = !on;
   }),
