@@ -10,6 +10,10 @@
 //! reads: a line there and back (two hops, as an ask answered inside the server
 //! crosses) and a line through a middle thread to a third and back (four hops, as an
 //! ask answered by a protocol answerer crosses).
+//!
+//! With 64 askers the figure steadier than the asks per second is each party's CPU
+//! time per ask (its thread's clock, read around the crowd): the server's is what
+//! bounds the throughput when its one thread is busy all the time.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,7 +23,7 @@ use user_questions::channel::server;
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{alone, answer_everything, apart, crowd, percentile, question, AtOnce};
+use common::{alone, answer_everything, apart, cpu_time, crowd, own_cpu_time, percentile, question, AtOnce};
 
 const ASKERS: usize = 64;
 const PER_ASKER: usize = 1_000;
@@ -55,7 +59,7 @@ fn main() {
 fn answered_in_server(floor: Duration) {
     let service = UserQuestions::new();
     service.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
-    let (_dir, path) = serve_apart(1, service);
+    let (_dir, path, _server) = serve_apart(1, service);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let times = rt.block_on(alone(&path, 1000, 10_000));
     let median = percentile(&times, 0.5);
@@ -134,39 +138,53 @@ fn round_trips(end: std::os::unix::net::UnixStream) -> Duration {
 }
 
 /// `service` served on a socket in a temporary folder, on a runtime of `threads` in a
-/// thread of its own; returns once it listens (the folder lives as long as the guard).
-fn serve_apart(threads: usize, service: UserQuestions) -> (tempfile::TempDir, std::path::PathBuf) {
+/// thread of its own; returns once it listens (the folder lives as long as the guard),
+/// with the server's thread.
+fn serve_apart(
+    threads: usize,
+    service: UserQuestions,
+) -> (tempfile::TempDir, std::path::PathBuf, std::thread::JoinHandle<()>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run").join("bench.sock");
-    let ready = {
-        let (ready_tx, ready) = std::sync::mpsc::channel();
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    let server = apart("server", threads, {
         let path = path.clone();
-        apart("server", threads, async move {
+        async move {
             let listener = server::bind(&path).unwrap();
             ready_tx.send(()).unwrap();
             server::run(listener, service, std::future::pending()).await
-        });
-        ready
-    };
+        }
+    });
     ready.recv().unwrap();
-    (dir, path)
+    (dir, path, server)
 }
 
 fn measure(server_threads: usize, chain: Duration) {
-    let (_dir, path) = serve_apart(server_threads, UserQuestions::new());
-    apart("answerer", 1, answer_everything(path.clone()));
+    let (_dir, path, server) = serve_apart(server_threads, UserQuestions::new());
+    let answerer = apart("answerer", 1, answer_everything(path.clone()));
     // The askers' runtime is one thread too, as in `userq ask` and `userq mcp`.
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(200)).await;
         // Warm up, then one asker alone: the latency of a round trip without queueing.
         let alone = alone(&path, 1000, 10_000).await;
+        let cpu = (cpu_time(&server), cpu_time(&answerer), own_cpu_time());
         let (times, wall) = crowd(&path, ASKERS, PER_ASKER).await;
+        let per_ask = |spent: Duration| spent / times.len() as u32;
+        let (server_cpu, answerer_cpu, askers_cpu) = (
+            per_ask(cpu_time(&server) - cpu.0),
+            per_ask(cpu_time(&answerer) - cpu.1),
+            per_ask(own_cpu_time() - cpu.2),
+        );
         let reference = in_process_median().await;
         let median = percentile(&times, 0.5);
         println!("server on {server_threads} thread(s); socket round trip, {ASKERS} concurrent askers x {PER_ASKER} asks, one protocol answerer");
         println!("  median {:?}  p99 {:?}  max {:?}", median, percentile(&times, 0.99), times.last().unwrap());
         println!("  throughput {:.0} asks/s ({} asks in {:?})", times.len() as f64 / wall.as_secs_f64(), times.len(), wall);
+        // A server of more threads runs on workers whose clocks this does not read.
+        if server_threads == 1 {
+            println!("  CPU per ask: server {server_cpu:?}, answerer {answerer_cpu:?}, askers {askers_cpu:?}");
+        }
         let alone_median = percentile(&alone, 0.5);
         println!(
             "one asker alone, answered by the protocol answerer, 10000 asks: median {alone_median:?}  p99 {:?}  ({:.2}x the bare four-hop chain)",

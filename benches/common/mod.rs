@@ -84,6 +84,14 @@ pub fn cpu_time(thread: &std::thread::JoinHandle<()>) -> Duration {
     Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
+/// The CPU time the calling thread has used so far (user and system).
+pub fn own_cpu_time() -> Duration {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: the out-pointer is valid for the call.
+    unsafe { assert_eq!(libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now), 0) };
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
+
 /// One asker alone: `warm` asks, then `n` timed one after another, sorted.
 pub async fn alone(path: &Path, warm: usize, n: usize) -> Vec<Duration> {
     let params = json!({"questions": [question()]});

@@ -132,9 +132,11 @@ impl Conn {
         self.out.closed().cancelled().await
     }
 
-    /// Sends a server-initiated line; a client too far behind is disconnected.
+    /// Sends a server-initiated line; a client too far behind is disconnected. The line
+    /// leaves with the others sent in the same turn of the runtime: the offers of asks
+    /// that arrived together reach an answerer in one write and wake it once.
     fn push(&self, line: String) {
-        if self.out.push(line, OUT_QUEUE).is_err() {
+        if self.out.push_batched(line, OUT_QUEUE).is_err() {
             tracing::warn!("closing a connection that stopped reading");
             self.out.closed().cancel();
         }

@@ -3,7 +3,9 @@
 //! the socket takes it whole: the common case costs no hand-off to another task. What
 //! the socket does not take waits in a queue that one writer task drains (many lines
 //! per system call) as the peer reads, so lines always leave in the order they were
-//! sent and a slow reader never blocks the producer.
+//! sent and a slow reader never blocks the producer. Lines a server sends unasked
+//! (offers) are left to the writer even when nothing is queued, so that many produced
+//! in one turn of the runtime leave together.
 
 use std::collections::VecDeque;
 use std::io::{ErrorKind, IoSlice};
@@ -57,7 +59,15 @@ impl Outbox {
     /// Sends one line (a `\n` is added) unless `limit` lines are queued already.
     pub fn push(&self, line: String, limit: usize) -> Result<(), Full> {
         let mut queue = self.queue.lock().unwrap();
-        self.push_locked(&mut queue, line, limit)
+        self.push_locked(&mut queue, line, limit, true)
+    }
+
+    /// [`Self::push`], leaving the line to the writer task even when nothing is queued:
+    /// it runs after the tasks ready now, so the lines they send too (offers of many
+    /// asks that arrived together) leave in one system call and wake the peer once.
+    pub fn push_batched(&self, line: String, limit: usize) -> Result<(), Full> {
+        let mut queue = self.queue.lock().unwrap();
+        self.push_locked(&mut queue, line, limit, false)
     }
 
     /// Sends one line, waiting while `limit` lines are queued: for replies, which wait
@@ -74,7 +84,7 @@ impl Outbox {
                     return;
                 }
                 if queue.lines.len() < limit {
-                    let _ = self.push_locked(&mut queue, line.take().expect("sent once"), usize::MAX);
+                    let _ = self.push_locked(&mut queue, line.take().expect("sent once"), usize::MAX, true);
                     return;
                 }
             }
@@ -85,13 +95,13 @@ impl Outbox {
         }
     }
 
-    fn push_locked(&self, queue: &mut Queue, line: String, limit: usize) -> Result<(), Full> {
+    fn push_locked(&self, queue: &mut Queue, line: String, limit: usize, now: bool) -> Result<(), Full> {
         if self.closed.is_cancelled() {
             return Ok(());
         }
         let mut bytes = line.into_bytes();
         bytes.push(b'\n');
-        if queue.lines.is_empty() {
+        if queue.lines.is_empty() && now {
             let written = self.write_now(&bytes);
             if written == bytes.len() {
                 return Ok(());
@@ -129,11 +139,13 @@ impl Outbox {
     /// Drains the queue as the peer reads, until the box is closed; once `finish` is
     /// cancelled, it writes what is left (for at most two seconds) and closes the box.
     pub async fn run(&self, finish: CancellationToken) {
+        let (finished, closed) = (finish.cancelled(), self.closed.cancelled());
+        tokio::pin!(finished, closed);
         loop {
             let queued = self.queued.notified();
             tokio::pin!(queued);
             queued.as_mut().enable();
-            let empty = self.queue.lock().unwrap().lines.is_empty();
+            let empty = self.is_empty();
             tokio::select! {
                 () = &mut queued, if empty => {}
                 ready = self.write.writable(), if !empty => {
@@ -143,8 +155,8 @@ impl Outbox {
                     }
                     self.write_queued();
                 }
-                () = finish.cancelled() => break,
-                () = self.closed.cancelled() => return,
+                () = &mut finished => break,
+                () = &mut closed => return,
             }
         }
         let _ = tokio::time::timeout(Duration::from_secs(2), async {
@@ -157,6 +169,10 @@ impl Outbox {
         })
         .await;
         self.closed.cancel();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.queue.lock().unwrap().lines.is_empty()
     }
 
     /// Writes as many queued lines as the socket takes, in one system call.
@@ -189,5 +205,44 @@ impl Outbox {
         }
         drop(queue);
         self.drained.notify_waiters();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use tokio::io::AsyncReadExt;
+    use tokio::net::UnixStream;
+    use tokio_util::sync::CancellationToken;
+
+    use super::Outbox;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn lines_sent_in_one_turn_leave_together_and_replies_keep_their_place() {
+        let (ours, mut peer) = UnixStream::pair().unwrap();
+        let (_read, write) = ours.into_split();
+        let out = std::sync::Arc::new(Outbox::new(write));
+        let finish = CancellationToken::new();
+        let writer = tokio::spawn({
+            let (out, finish) = (out.clone(), finish.clone());
+            async move { out.run(finish).await }
+        });
+        out.push_batched("offer 1".into(), 8).unwrap();
+        out.push_batched("offer 2".into(), 8).unwrap();
+        // A reply sent after them is queued behind them, not written first.
+        out.send("reply".into(), 8).await;
+        let mut nothing = [0u8; 64];
+        assert!(peer.try_read(&mut nothing).is_err(), "nothing leaves before the writer runs");
+        let mut got = vec![0u8; 64];
+        let n = tokio::time::timeout(Duration::from_secs(5), peer.read(&mut got)).await.unwrap().unwrap();
+        assert_eq!(&got[..n], b"offer 1\noffer 2\nreply\n", "all three in one read");
+        // With nothing queued, a reply is written at once by its sender.
+        out.send("at once".into(), 8).await;
+        assert!(out.is_empty(), "written by its sender, not queued");
+        let n = tokio::time::timeout(Duration::from_secs(5), peer.read(&mut got)).await.unwrap().unwrap();
+        assert_eq!(&got[..n], b"at once\n");
+        finish.cancel();
+        writer.await.unwrap();
     }
 }

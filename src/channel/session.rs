@@ -44,11 +44,15 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
     };
     let mut reader = BufReader::new(read);
     let mut buf = Vec::new();
+    // Made once: waits registered anew for every line cost the server as much as a
+    // line's parsing.
+    let (closed, stopped) = (conn.closed(), stopping.cancelled());
+    tokio::pin!(closed, stopped);
     loop {
         let frame = tokio::select! {
             frame = next_frame(&mut reader, &mut buf) => frame,
-            () = conn.closed() => break,
-            () = stopping.cancelled() => break,
+            () = &mut closed => break,
+            () = &mut stopped => break,
         };
         match frame {
             Ok(Some(Frame::Line)) => session.on_line(&buf).await,
