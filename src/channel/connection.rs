@@ -87,9 +87,15 @@ pub(crate) struct Conn {
 
 struct Held {
     ask: Ask,
-    claimed: Arc<Notify>,
+    state: Arc<Holding>,
+}
+
+/// What the session and the ask's answerer both see of a held ask.
+#[derive(Default)]
+struct Holding {
+    claimed: Notify,
     /// This connection's answerer answered or rejected it.
-    settled: Arc<AtomicBool>,
+    settled: AtomicBool,
 }
 
 /// An ask this connection's answerer holds; dropping it lets go, and tells the
@@ -97,14 +103,13 @@ struct Held {
 pub(crate) struct HeldGuard<'a> {
     conn: &'a Conn,
     ask: Ask,
-    claimed: Arc<Notify>,
-    settled: Arc<AtomicBool>,
+    state: Arc<Holding>,
 }
 
 impl HeldGuard<'_> {
     /// Resolves when the answerer answered or rejected before replying to the offer.
     pub async fn claimed(&self) {
-        self.claimed.notified().await
+        self.state.claimed.notified().await
     }
 }
 
@@ -112,7 +117,7 @@ impl Drop for HeldGuard<'_> {
     fn drop(&mut self) {
         self.conn.held.lock().unwrap().remove(self.ask.id());
         // Withdrawn, or answered elsewhere (another machine of a relay's circle).
-        let elsewhere = self.ask.is_delivered() && !self.settled.load(Ordering::Relaxed);
+        let elsewhere = self.ask.is_delivered() && !self.state.settled.load(Ordering::Relaxed);
         if self.ask.is_withdrawn() || elsewhere {
             self.conn.notify(methods::WITHDRAW, json!({"ask": self.ask.id(), "reason": "aborted"}));
         }
@@ -192,17 +197,15 @@ impl Conn {
     }
 
     pub fn hold(&self, ask: &Ask) -> HeldGuard<'_> {
-        let claimed = Arc::new(Notify::new());
-        let settled = Arc::new(AtomicBool::new(false));
-        let held = Held { ask: ask.clone(), claimed: claimed.clone(), settled: settled.clone() };
-        self.held.lock().unwrap().insert(ask.id().to_owned(), held);
-        HeldGuard { conn: self, ask: ask.clone(), claimed, settled }
+        let state = Arc::new(Holding::default());
+        self.held.lock().unwrap().insert(ask.id().to_owned(), Held { ask: ask.clone(), state: state.clone() });
+        HeldGuard { conn: self, ask: ask.clone(), state }
     }
 
     /// This connection's answerer answered or rejected the ask it holds under `id`.
     pub(super) fn settled(&self, id: &str) {
         if let Some(h) = self.held.lock().unwrap().get(id) {
-            h.settled.store(true, Ordering::Relaxed);
+            h.state.settled.store(true, Ordering::Relaxed);
         }
     }
 
@@ -210,7 +213,7 @@ impl Conn {
     pub(super) fn held_ask(&self, id: &str) -> Result<Ask, UserQuestionError> {
         let held = self.held.lock().unwrap();
         let h = held.get(id).ok_or_else(|| UserQuestionError::not_pending(id))?;
-        h.claimed.notify_one();
+        h.state.claimed.notify_one();
         Ok(h.ask.clone())
     }
 

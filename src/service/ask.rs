@@ -8,11 +8,10 @@
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
-use serde_json::value::RawValue;
-use tokio_util::sync::CancellationToken;
-
 use super::pending::{Ending, Pending, PendingAsk};
+use super::signal::Signal;
 use crate::model::{Answer, Request, UserQuestionError};
+use serde_json::value::RawValue;
 
 /// A handle on an ask in flight; cheap to clone.
 #[derive(Clone)]
@@ -31,15 +30,15 @@ struct Inner {
     outcome: Mutex<Option<Result<Answer, UserQuestionError>>>,
     /// What the holder delivered, on its way back up the waterfall.
     delivery: Mutex<Option<Result<Answer, UserQuestionError>>>,
-    delivered: CancellationToken,
+    delivered: Signal,
     /// The answerer currently offered the ask.
     offeree: Mutex<Option<Arc<str>>>,
     /// Who gave the outcome: the answerer's registered name, or a finer name it gave.
     answered_by: Mutex<Option<Arc<str>>>,
     /// Why the ask was withdrawn (`ASK_ABORTED`, `SHUTTING_DOWN`).
     withdrawal: Mutex<Option<UserQuestionError>>,
-    withdrawn: CancellationToken,
-    ended: CancellationToken,
+    withdrawn: Signal,
+    ended: Signal,
     pending: Arc<Pending>,
 }
 
@@ -58,12 +57,12 @@ impl Ask {
             request_json: OnceLock::new(),
             outcome: Mutex::new(None),
             delivery: Mutex::new(None),
-            delivered: CancellationToken::new(),
+            delivered: Signal::default(),
             offeree: Mutex::new(None),
             answered_by: Mutex::new(None),
             withdrawal: Mutex::new(None),
-            withdrawn: CancellationToken::new(),
-            ended: CancellationToken::new(),
+            withdrawn: Signal::default(),
+            ended: Signal::default(),
             pending,
         }))
     }
@@ -125,13 +124,13 @@ impl Ask {
         }
         *slot = Some(outcome);
         drop(slot);
-        self.0.delivered.cancel();
+        self.0.delivered.set();
         Ok(())
     }
 
     /// Resolves once the holder delivered through [`Self::answer`] or [`Self::reject`].
     pub(crate) async fn delivered(&self) {
-        self.0.delivered.cancelled().await
+        self.0.delivered.wait().await
     }
 
     /// Whether an answer or an error was delivered (by anyone, through [`Self::answer`]
@@ -169,16 +168,16 @@ impl Ask {
     /// Resolves when the asker cancelled, left, or the service is stopping: whoever
     /// holds the ask should take it down.
     pub async fn withdrawn(&self) {
-        self.0.withdrawn.cancelled().await
+        self.0.withdrawn.wait().await
     }
 
     pub fn is_withdrawn(&self) -> bool {
-        self.0.withdrawn.is_cancelled()
+        self.0.withdrawn.is_set()
     }
 
     /// Resolves when the ask has ended, however it ended.
     pub async fn ended(&self) {
-        self.0.ended.cancelled().await
+        self.0.ended.wait().await
     }
 
     /// How the ask ended, or `None` while it is pending.
@@ -193,7 +192,7 @@ impl Ask {
 
     pub(crate) fn withdraw(&self, reason: UserQuestionError) {
         self.0.withdrawal.lock().unwrap().get_or_insert(reason);
-        self.0.withdrawn.cancel();
+        self.0.withdrawn.set();
     }
 
     /// Sets the outcome unless one is set already; true when this call set it.
@@ -206,7 +205,7 @@ impl Ask {
         *slot = Some(outcome);
         drop(slot);
         self.0.pending.end(self.0.seq, ending);
-        self.0.ended.cancel();
+        self.0.ended.set();
         true
     }
 

@@ -6,6 +6,7 @@ mod ask;
 mod pending;
 mod registry;
 mod scope;
+mod signal;
 mod waterfall;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -174,8 +175,8 @@ impl UserQuestions {
         cancel: CancellationToken,
     ) -> Posted {
         let (agent, agent_gone) = match admitted {
-            Some(a) => (Some(a.info), a.gone),
-            None => (None, CancellationToken::new()),
+            Some(a) => (Some(a.info), Some(a.gone)),
+            None => (None, None),
         };
         let seq = self.0.asks.fetch_add(1, Ordering::Relaxed) + 1;
         let request = Request { questions: request.questions, agent, context: request.context };
@@ -188,7 +189,7 @@ impl UserQuestions {
         Posted { service: self.clone(), state: State::Asked { ask, cancel, agent_gone } }
     }
 
-    async fn run(&self, ask: &Ask, cancel: &CancellationToken, agent_gone: &CancellationToken) {
+    async fn run(&self, ask: &Ask, cancel: &CancellationToken, agent_gone: Option<&CancellationToken>) {
         let tried = Mutex::new(Vec::new());
         let mut dispatch = self.0.waterfall.dispatch(ask, &tried);
         // Biased: a stop first, so that answerers going away as the server stops never
@@ -201,7 +202,7 @@ impl UserQuestions {
                 return;
             }
             () = cancel.cancelled() => UserQuestionError::aborted(),
-            () = agent_gone.cancelled() => UserQuestionError::aborted(),
+            () = gone(agent_gone) => UserQuestionError::aborted(),
         };
         // The holder is told; the ending comes back up the waterfall, through every
         // answerer that handed the ask on, before the asker hears it.
@@ -219,8 +220,16 @@ pub struct Posted {
 }
 
 enum State {
-    Asked { ask: Ask, cancel: CancellationToken, agent_gone: CancellationToken },
-    Refused { request: Box<Request>, error: UserQuestionError },
+    /// `agent_gone` for an ask on behalf of an agent: cancelled when it leaves.
+    Asked {
+        ask: Ask,
+        cancel: CancellationToken,
+        agent_gone: Option<CancellationToken>,
+    },
+    Refused {
+        request: Box<Request>,
+        error: UserQuestionError,
+    },
 }
 
 impl Posted {
@@ -236,7 +245,7 @@ impl Posted {
     pub async fn outcome(self) -> Result<Answer, UserQuestionError> {
         match &self.state {
             State::Asked { ask, cancel, agent_gone } => {
-                self.service.run(ask, cancel, agent_gone).await;
+                self.service.run(ask, cancel, agent_gone.as_ref()).await;
                 ask.take_outcome()
             }
             State::Refused { request, error } => {
@@ -256,6 +265,14 @@ impl Drop for Posted {
                 ask.settle(Err(UserQuestionError::aborted()));
             }
         }
+    }
+}
+
+/// Resolves when the asking agent left; never for an ask made on nobody's behalf.
+async fn gone(agent_gone: Option<&CancellationToken>) {
+    match agent_gone {
+        Some(token) => token.cancelled().await,
+        None => std::future::pending().await,
     }
 }
 

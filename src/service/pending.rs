@@ -90,37 +90,37 @@ impl Pending {
     }
 
     pub fn post(&self, seq: u64, pending: PendingAsk) {
-        self.asks.lock().unwrap().insert(seq, pending.clone());
-        self.emit(PendingEvent::Posted { pending });
+        let watched = (self.events.receiver_count() > 0).then(|| pending.clone());
+        self.asks.lock().unwrap().insert(seq, pending);
+        if let Some(pending) = watched {
+            let _ = self.events.send(PendingEvent::Posted { pending });
+        }
     }
 
     pub fn hold(&self, seq: u64, answerer: Option<Arc<str>>) {
-        let Some(ask) = self.set_holder(seq, answerer.clone()) else { return };
-        self.emit(match answerer {
-            Some(answerer) => PendingEvent::Claimed { ask, answerer },
-            None => PendingEvent::Released { ask },
-        });
-    }
-
-    fn set_holder(&self, seq: u64, answerer: Option<Arc<str>>) -> Option<String> {
         let mut asks = self.asks.lock().unwrap();
-        let entry = asks.get_mut(&seq)?;
+        let Some(entry) = asks.get_mut(&seq) else { return };
         if entry.answerer == answerer {
-            return None;
+            return;
         }
-        entry.answerer = answerer;
-        Some(entry.ask.clone())
+        entry.answerer = answerer.clone();
+        let ask = &entry.ask;
+        self.emit(|| match answerer {
+            Some(answerer) => PendingEvent::Claimed { ask: ask.clone(), answerer },
+            None => PendingEvent::Released { ask: ask.clone() },
+        });
     }
 
     pub fn end(&self, seq: u64, ending: Ending) {
         if let Some(p) = self.asks.lock().unwrap().remove(&seq) {
-            self.emit(PendingEvent::Ended { ask: p.ask, ending });
+            self.emit(|| PendingEvent::Ended { ask: p.ask, ending });
         }
     }
 
-    fn emit(&self, event: PendingEvent) {
+    /// Sends the event `make` builds, built only when someone watches.
+    fn emit(&self, make: impl FnOnce() -> PendingEvent) {
         if self.events.receiver_count() > 0 {
-            let _ = self.events.send(event);
+            let _ = self.events.send(make());
         }
     }
 }
