@@ -44,8 +44,8 @@ pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: 
     };
     let mut reader = BufReader::new(read);
     let mut buf = Vec::new();
-    // Made once: waits registered anew for every line cost the server as much as a
-    // line's parsing.
+    // Made once, not for every line: a wait made anew registers with its token, and
+    // unregisters when it is dropped, each time.
     let (closed, stopped) = (conn.closed(), stopping.cancelled());
     tokio::pin!(closed, stopped);
     loop {
