@@ -210,38 +210,61 @@ impl Outbox {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::io::{ErrorKind, Read};
+    use std::time::{Duration, Instant};
 
-    use tokio::io::AsyncReadExt;
-    use tokio::net::UnixStream;
     use tokio_util::sync::CancellationToken;
 
     use super::Outbox;
 
+    /// What the peer can read now, without waiting (empty when nothing is there).
+    fn read_now(peer: &mut std::os::unix::net::UnixStream) -> Vec<u8> {
+        let mut got = vec![0u8; 256];
+        match peer.read(&mut got) {
+            Ok(n) => got[..n].to_vec(),
+            Err(e) if e.kind() == ErrorKind::WouldBlock => Vec::new(),
+            Err(e) => panic!("reading the peer: {e}"),
+        }
+    }
+
+    /// What the peer reads once the writer task has run.
+    async fn written(peer: &mut std::os::unix::net::UnixStream) -> Vec<u8> {
+        let started = Instant::now();
+        loop {
+            tokio::task::yield_now().await;
+            let got = read_now(peer);
+            if !got.is_empty() {
+                return got;
+            }
+            assert!(started.elapsed() < Duration::from_secs(5), "the writer never wrote");
+        }
+    }
+
     #[tokio::test(flavor = "current_thread")]
     async fn lines_sent_in_one_turn_leave_together_and_replies_keep_their_place() {
-        let (ours, mut peer) = UnixStream::pair().unwrap();
-        let (_read, write) = ours.into_split();
+        let (ours, mut peer) = std::os::unix::net::UnixStream::pair().unwrap();
+        ours.set_nonblocking(true).unwrap();
+        peer.set_nonblocking(true).unwrap();
+        let (_read, write) = tokio::net::UnixStream::from_std(ours).unwrap().into_split();
         let out = std::sync::Arc::new(Outbox::new(write));
         let finish = CancellationToken::new();
         let writer = tokio::spawn({
             let (out, finish) = (out.clone(), finish.clone());
             async move { out.run(finish).await }
         });
+        // The first line goes through the writer, which learns that the socket takes
+        // lines; after it, a line with nothing queued before it can be written at once.
+        out.send("hello".into(), 8).await;
+        assert_eq!(written(&mut peer).await, b"hello\n");
         out.push_batched("offer 1".into(), 8).unwrap();
         out.push_batched("offer 2".into(), 8).unwrap();
         // A reply sent after them is queued behind them, not written first.
         out.send("reply".into(), 8).await;
-        let mut nothing = [0u8; 64];
-        assert!(peer.try_read(&mut nothing).is_err(), "nothing leaves before the writer runs");
-        let mut got = vec![0u8; 64];
-        let n = tokio::time::timeout(Duration::from_secs(5), peer.read(&mut got)).await.unwrap().unwrap();
-        assert_eq!(&got[..n], b"offer 1\noffer 2\nreply\n", "all three in one read");
+        assert_eq!(read_now(&mut peer), b"", "nothing leaves before the writer runs");
+        assert_eq!(written(&mut peer).await, b"offer 1\noffer 2\nreply\n", "all three in one write, in order");
         // With nothing queued, a reply is written at once by its sender.
         out.send("at once".into(), 8).await;
-        assert!(out.is_empty(), "written by its sender, not queued");
-        let n = tokio::time::timeout(Duration::from_secs(5), peer.read(&mut got)).await.unwrap().unwrap();
-        assert_eq!(&got[..n], b"at once\n");
+        assert_eq!(read_now(&mut peer), b"at once\n");
         finish.cancel();
         writer.await.unwrap();
     }

@@ -8,10 +8,11 @@
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
+use serde_json::value::RawValue;
+
 use super::pending::{Ending, Pending, PendingAsk};
 use super::signal::Signal;
 use crate::model::{Answer, Request, UserQuestionError};
-use serde_json::value::RawValue;
 
 /// A handle on an ask in flight; cheap to clone.
 #[derive(Clone)]

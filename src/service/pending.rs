@@ -90,11 +90,9 @@ impl Pending {
     }
 
     pub fn post(&self, seq: u64, pending: PendingAsk) {
-        let watched = (self.events.receiver_count() > 0).then(|| pending.clone());
-        self.asks.lock().unwrap().insert(seq, pending);
-        if let Some(pending) = watched {
-            let _ = self.events.send(PendingEvent::Posted { pending });
-        }
+        let mut asks = self.asks.lock().unwrap();
+        let pending = &*asks.entry(seq).or_insert(pending);
+        self.emit(|| PendingEvent::Posted { pending: pending.clone() });
     }
 
     pub fn hold(&self, seq: u64, answerer: Option<Arc<str>>) {
