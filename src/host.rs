@@ -109,15 +109,6 @@ pub async fn run(listener: UnixListener, config: &Config, shutdown: impl Future<
     Host::start(config).serve(listener, shutdown).await
 }
 
-/// The folder of the person's configuration: `$USERQ_CONFIG_DIR`, else
-/// `$XDG_CONFIG_HOME/user-questions`, else `~/.config/user-questions`.
-pub fn config_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("USERQ_CONFIG_DIR")
-        .or_else(|| var("XDG_CONFIG_HOME").map(|d| d.join("user-questions")))
-        .or_else(|| var("HOME").map(|h| h.join(".config/user-questions")))
-}
-
 /// How often a serving host looks whether its machine was paired or left.
 const RELAY_CHECK: Duration = Duration::from_secs(2);
 

@@ -9,7 +9,8 @@
 //! MCP servers' forms through [`elicitation`]. Beside the
 //! waterfall, [`history`] keeps every ask and the remembered answers as two of its
 //! answerers, and [`wording`] shows the product's own labels in the person's
-//! language. [`host`] starts the service with its history and socket for every door
+//! language. [`paths`] is the one door to the folders and to writing a file whole.
+//! [`host`] starts the service with its history and socket for every door
 //! that serves, and [`relay`] carries questions between the paired machines of a
 //! circle, sealed end to end through a NATS broker. Nothing here depends on a window
 //! toolkit.
@@ -21,6 +22,7 @@ pub mod history;
 pub mod host;
 pub mod mcp;
 pub mod model;
+pub mod paths;
 pub mod relay;
 pub mod review;
 pub mod service;

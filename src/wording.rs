@@ -48,6 +48,12 @@ pub fn shown_label(q: &Question, label: &str, text: &Text) -> String {
     shown_option(q.intent.as_ref(), &QuestionOption { label: label.to_owned(), description: None }, text).label
 }
 
+/// How an ask ended without an answer, in words: `code` is the error its asker got
+/// (the person dismissed it, the agent withdrew it, the server stopped).
+pub fn ended(code: &str, text: &Text) -> String {
+    text.tr_args("history-ended", &[("code", code.into())])
+}
+
 /// The question text and header of a plan review as `review_plan` words them, shown
 /// in the person's language; any other question as it came.
 pub fn shown_title(
@@ -93,5 +99,14 @@ mod tests {
         let permission = permission::question("Run?".into(), "Bash", "ls".into(), &[]);
         assert_eq!(shown_label(&permission, DENY, &zh), "拒绝");
         assert_eq!(shown_label(&permission, ALLOW, &Text::for_tag("en")), "Allow");
+    }
+
+    #[test]
+    fn an_ask_that_ended_unanswered_is_said_in_words_never_by_its_code() {
+        let en = Text::for_tag("en");
+        assert_eq!(ended("ASK_CANCELLED", &en), "dismissed");
+        assert_eq!(ended("ASK_ABORTED", &en), "withdrawn by the agent");
+        assert_eq!(ended("SOME_ANSWERER_CODE", &en), "ended without an answer");
+        assert_eq!(ended("ASK_CANCELLED", &Text::for_tag("zh-CN")), "已忽略");
     }
 }

@@ -29,6 +29,23 @@ async fn exit_codes_without_a_server_and_for_usage() {
 }
 
 #[tokio::test]
+async fn without_a_server_the_person_reads_why_in_their_language() {
+    let (_d, socket) = temp_socket();
+    for args in [vec!["ask", "Deploy?"], vec!["pending"]] {
+        let out = finish(userq(&socket).env("USERQ_LANG", "zh-CN").args(&args).spawn().unwrap()).await;
+        assert_eq!(out.code, Some(3), "{args:?}");
+        assert_eq!(
+            out.stderr.trim(),
+            format!(
+                "{} 上没有正在监听的 user-questions 服务；请用 `userq serve`（或桌面应用）启动一个",
+                socket.display()
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn one_server_per_path_and_a_clean_stop_removes_the_socket() {
     let (_d, socket) = temp_socket();
     let first = serve(&socket).await;
@@ -162,7 +179,7 @@ async fn pending_lists_questions() {
     let line = out.stdout.lines().next().unwrap_or_default().to_owned();
     let fields: Vec<&str> = line.split('\t').collect();
     assert_eq!(fields.len(), 5, "{line}");
-    assert_eq!((fields[2], fields[3], fields[4]), ("db-bot (depth 0)", "test", "Which DB?"));
+    assert_eq!((fields[2], fields[3], fields[4]), ("db-bot", "test", "Which DB?"));
     let out = finish(userq(&socket).args(["pending", "--json"]).spawn().unwrap()).await;
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["pending"][0]["request"]["agent"]["id"], "db-bot");

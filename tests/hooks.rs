@@ -233,7 +233,7 @@ async fn claude_code_plan_approval_on_both_events() {
     assert_eq!(
         decision(child).await,
         Some(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                    "permissionDecisionReason": "Keep the old store behind a flag"}}))
+                    "permissionDecisionReason": format!("{} The plan is in /home/me/.claude/plans/auth.md: edit it there.\n\nKeep the old store behind a flag", plan::REVISE_PREAMBLE)}}))
     );
 
     let mut perm = pre.clone();

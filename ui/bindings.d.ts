@@ -175,7 +175,7 @@ name: string,
  */
 client: string, 
 /**
- * "session 1a2b3c4d" or "delegation depth 1".
+ * "session 1a2b3c4d", "asked by a subagent", or nothing.
  */
 detail: string, count: number, 
 /**

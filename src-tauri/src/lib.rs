@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use tauri::{AppHandle, Emitter, Manager, RunEvent, Runtime};
 
-use user_questions::channel::path::socket_path;
 use user_questions::channel::server::BindError;
 
 pub use app_state::AppState;
@@ -61,7 +60,7 @@ pub fn run() {
         relay: user_questions::relay::config::default_path(),
         ssh_hosts: user_questions::ssh::remembered::default_path(),
     };
-    let app = match app(builder, socket_path(), start).build(tauri::generate_context!()) {
+    let app = match app(builder, user_questions::paths::socket(), start).build(tauri::generate_context!()) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("user-questions: {e}");

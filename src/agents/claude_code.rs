@@ -9,7 +9,7 @@ use super::call::{text, Call, ToolNames};
 use super::permission::{self, Choice, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
 use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
-use crate::model::labels::{APPROVE, APPROVE_EDITS, REVISE};
+use crate::model::labels::APPROVE_EDITS;
 use crate::model::{Answer, Question};
 use crate::review::plan;
 use crate::tool;
@@ -243,15 +243,8 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
     let input = input.clone();
     let plan_file = text(&input, "planFilePath");
     HookAsk::new(vec![question], move |answer: &Answer| {
-        let item = answer.answers.first()?;
-        let feedback = item.custom.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
-        // An approval with notes is its text (a single choice's text replaces it).
-        let (choice, feedback, notes) = match feedback.as_deref().and_then(plan::approval) {
-            Some(approve) => (Some(approve), None, feedback),
-            None => (item.selected.first().map(String::as_str), feedback, None),
-        };
-        let revise = match (choice, feedback) {
-            (Some(approve @ (APPROVE | APPROVE_EDITS)), None) => {
+        let revise = match plan::verdict(answer, plan_file.as_deref()) {
+            plan::Verdict::Approved { label, notes } => {
                 return Some(match event {
                     Event::PreToolUse => {
                         let mut fields = json!({"permissionDecision": "allow", "updatedInput": input});
@@ -271,7 +264,7 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
                             approved["plan"] = format!("{plan}\n\n---\n\n{notes}").into();
                         }
                         let mut decision = json!({"behavior": "allow", "updatedInput": approved});
-                        if approve == APPROVE_EDITS {
+                        if label == APPROVE_EDITS {
                             decision["updatedPermissions"] =
                                 json!([{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]);
                         }
@@ -279,9 +272,8 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
                     }
                 });
             }
-            (_, Some(text)) => with_plan_file(text, plan_file.as_deref()),
-            (Some(REVISE), None) => "The user asked to revise the plan in User Questions.".to_owned(),
-            _ => return None,
+            plan::Verdict::Revise(directive) => directive,
+            plan::Verdict::None => return None,
         };
         Some(match event {
             Event::PreToolUse => {
@@ -292,15 +284,6 @@ fn plan_review(input: &Value, event: Event, words: &Text) -> HookAsk {
             }
         })
     })
-}
-
-/// A revision's feedback naming the plan file, after the window's preamble, so the
-/// agent edits the plan where it keeps it.
-fn with_plan_file(feedback: String, path: Option<&str>) -> String {
-    match (path, feedback.strip_prefix(plan::REVISE_PREAMBLE)) {
-        (Some(path), Some(rest)) => format!("{} The plan is in {path}: edit it there.{rest}", plan::REVISE_PREAMBLE),
-        _ => feedback,
-    }
 }
 
 fn pre_tool_use(mut fields: Value) -> Value {

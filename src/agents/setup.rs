@@ -9,12 +9,12 @@
 //! the `user-questions` MCP server); when what remains is the original, the original's
 //! bytes come back, and a file setup created is removed.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
 use super::Agent;
+use crate::paths::Access;
 
 /// A hook's timeout: a day, so a question nobody has seen yet is not ended by the agent.
 pub const DAY_SECS: u64 = 86_400;
@@ -259,13 +259,7 @@ pub fn apply(changes: &[FileChange]) -> Result<(), SetupError> {
                 if path.exists() && !backup.exists() && !change.drop_backup {
                     std::fs::copy(path, &backup).map_err(write_err)?;
                 }
-                let tmp = path.with_extension("userq-tmp");
-                let mut file = std::fs::File::create(&tmp).map_err(write_err)?;
-                file.write_all(bytes).and_then(|()| file.sync_all()).map_err(write_err)?;
-                if let Ok(meta) = std::fs::metadata(path) {
-                    std::fs::set_permissions(&tmp, meta.permissions()).map_err(write_err)?;
-                }
-                std::fs::rename(&tmp, path).map_err(write_err)?;
+                crate::paths::write(path, bytes, Access::AsBefore).map_err(write_err)?;
             }
         }
         if change.drop_backup {

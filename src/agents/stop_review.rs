@@ -51,7 +51,7 @@ impl Remembered {
             s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(80).collect()
         };
         let repo = safe(&repo.display().to_string());
-        Some(Self(crate::history::data_dir()?.join("reviews").join(format!("{}-{repo}", safe(session)))))
+        Some(Self(crate::paths::data_dir()?.join("reviews").join(format!("{}-{repo}", safe(session)))))
     }
 
     fn read(&self) -> Option<String> {

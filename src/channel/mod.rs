@@ -12,7 +12,6 @@ mod connection;
 mod frame;
 pub mod methods;
 mod outbox;
-pub mod path;
 pub mod peer;
 mod remote;
 pub mod rpc;

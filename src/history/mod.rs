@@ -25,15 +25,6 @@ use crate::{Scope, UserQuestions};
 /// The file's name in the data folder.
 pub const FILE: &str = "history.sqlite3";
 
-/// Where the history lives: `$USERQ_DATA_DIR`, else `$XDG_DATA_HOME/user-questions`,
-/// else `~/.local/share/user-questions`.
-pub fn data_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("USERQ_DATA_DIR")
-        .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("user-questions")))
-        .or_else(|| var("HOME").map(|h| h.join(".local/share/user-questions")))
-}
-
 /// How much history is kept: asks younger than `days`, and at most `max` of them.
 #[derive(Debug, Clone, Copy)]
 pub struct Retention {
@@ -67,19 +58,19 @@ pub struct Installed {
     pub pause: Arc<pause::Pause>,
 }
 
-/// The history this process keeps, unless `USERQ_HISTORY=off`: in [`data_dir`], with
+/// The history this process keeps, unless `USERQ_HISTORY=off`: in [`crate::paths::data_dir`], with
 /// the retention of the environment. `None` when there is no history to keep.
 pub fn install_default(service: &UserQuestions) -> Option<Installed> {
     install_in(service, default_dir())
 }
 
-/// The folder this process keeps its history in: [`data_dir`], or none with
+/// The folder this process keeps its history in: [`crate::paths::data_dir`], or none with
 /// `USERQ_HISTORY=off`.
 pub fn default_dir() -> Option<PathBuf> {
     if std::env::var("USERQ_HISTORY").is_ok_and(|v| v == "off") {
         return None;
     }
-    let dir = data_dir();
+    let dir = crate::paths::data_dir();
     if dir.is_none() {
         eprintln!(
             "user-questions: history: no folder for it (set USERQ_DATA_DIR or HOME); questions go on without history"

@@ -5,20 +5,19 @@
 //! holds secret keys), written whole through a temporary file so a crash never leaves
 //! half of it.
 
-use std::io::Write as _;
-use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::keys::{Keys, PublicKeys};
+use crate::paths::Access;
 
 /// The file's name in the config folder.
 pub const FILE: &str = "relay.json";
 
 /// Where the relay's file lives.
 pub fn default_path() -> Option<PathBuf> {
-    crate::host::config_dir().map(|d| d.join(FILE))
+    crate::paths::config_dir().map(|d| d.join(FILE))
 }
 
 /// A paired machine: its name and public keys.
@@ -84,16 +83,9 @@ impl Config {
 
     /// Writes the file whole, readable by this user alone.
     pub fn save(&self, path: &Path) -> Result<(), ConfigError> {
-        let io = |error| ConfigError::Io { path: path.into(), error };
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(io)?;
-        let tmp = path.with_extension("json.tmp");
-        let mut file =
-            std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp).map_err(io)?;
-        file.set_permissions(std::fs::Permissions::from_mode(0o600)).map_err(io)?;
         let text = serde_json::to_string_pretty(self).expect("the relay file serializes");
-        file.write_all(text.as_bytes()).and_then(|_| file.sync_all()).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        crate::paths::write(path, text.as_bytes(), Access::Private)
+            .map_err(|error| ConfigError::Io { path: path.into(), error })
     }
 
     /// The machines other than this one.
@@ -126,6 +118,7 @@ mod tests {
             invites: vec![],
         };
         config.save(&path).unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         assert_eq!(Config::load(&path).unwrap(), config);
         std::fs::write(&path, "{").unwrap();

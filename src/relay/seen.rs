@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::paths::Access;
+
 /// Seconds between two writes for the same machine.
 const EVERY: u64 = 5;
 
@@ -32,10 +34,7 @@ pub fn note(relay: &Path, machine: &str) {
     }
     let mut all = read(relay);
     all.insert(machine.to_owned(), now);
-    let tmp = file(relay).with_extension("json.tmp");
-    if std::fs::write(&tmp, serde_json::to_vec(&all).unwrap_or_default()).is_ok() {
-        let _ = std::fs::rename(tmp, file(relay));
-    }
+    let _ = crate::paths::write(&file(relay), &serde_json::to_vec(&all).unwrap_or_default(), Access::Private);
 }
 
 /// When each machine was last heard from (seconds since the epoch).

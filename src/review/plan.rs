@@ -10,7 +10,8 @@
 use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 
-use crate::model::labels::{APPROVE, APPROVE_EDITS};
+use crate::model::labels::{APPROVE, APPROVE_EDITS, REVISE};
+use crate::model::Answer;
 
 /// What an annotation asks of the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +58,51 @@ pub fn approval(feedback: &str) -> Option<&'static str> {
     } else {
         feedback.starts_with(APPROVED_PREAMBLE).then_some(APPROVE)
     }
+}
+
+/// What a plan's reviewer decided, read the same whichever door the answer came
+/// through: the window's worded review, a terminal's typed text, another machine's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Approved with `label` (Approve, or the approval that also accepts edits), with
+    /// the reviewer's notes when they wrote any.
+    Approved { label: &'static str, notes: Option<String> },
+    /// Sent back: the directive the agent acts on, naming the plan's file when it has one.
+    Revise(String),
+    /// Skipped: no decision.
+    None,
+}
+
+/// The verdict of an answer to a plan review whose plan is kept in `plan_file`. Typed
+/// text that is not an approval is a revision; every revision, however it was given,
+/// opens with the one directive ([`REVISE_PREAMBLE`]).
+pub fn verdict(answer: &Answer, plan_file: Option<&str>) -> Verdict {
+    let Some(item) = answer.answers.first() else { return Verdict::None };
+    let text = item.custom.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    if let Some(label) = text.and_then(approval) {
+        return Verdict::Approved { label, notes: text.map(str::to_owned) };
+    }
+    match (item.selected.first().map(String::as_str), text) {
+        (Some(APPROVE), None) => Verdict::Approved { label: APPROVE, notes: None },
+        (Some(APPROVE_EDITS), None) => Verdict::Approved { label: APPROVE_EDITS, notes: None },
+        (_, Some(text)) => Verdict::Revise(revision(text, plan_file)),
+        (Some(REVISE), None) => Verdict::Revise(revision("", plan_file)),
+        _ => Verdict::None,
+    }
+}
+
+/// The directive, where the plan is kept, then what the reviewer wrote.
+fn revision(text: &str, plan_file: Option<&str>) -> String {
+    let written = text.strip_prefix(REVISE_PREAMBLE).unwrap_or(text).trim();
+    let mut out = REVISE_PREAMBLE.to_owned();
+    if let Some(path) = plan_file {
+        out.push_str(&format!(" The plan is in {path}: edit it there."));
+    }
+    if !written.is_empty() {
+        out.push_str("\n\n");
+        out.push_str(written);
+    }
+    out
 }
 
 /// What a review's text says past its preamble (what the reviewer wrote).
@@ -210,6 +256,41 @@ On the whole plan:
         assert_eq!(without_preamble("typed by hand"), "typed by hand");
         assert_eq!(general_of(&text).as_deref(), Some("Mind the TTL."));
         assert_eq!(general_of(REVISE_PREAMBLE), None);
+    }
+
+    #[test]
+    fn a_revision_given_at_any_door_opens_with_the_directive_and_names_the_plan_file() {
+        use crate::model::AnswerItem;
+        let one = |item| Answer::new(vec![item]);
+        let file = Some("/home/me/.claude/plans/auth.md");
+        let directive = format!("{REVISE_PREAMBLE} The plan is in /home/me/.claude/plans/auth.md: edit it there.");
+        let typed = format!("{directive}\n\nuse the in-process cache instead");
+        // Typed at a terminal (the text replaces the choice), or chosen with text.
+        let bare = one(AnswerItem::custom("plan", "  use the in-process cache instead "));
+        assert_eq!(verdict(&bare, file), Verdict::Revise(typed.clone()));
+        let mut chosen = AnswerItem::selected("plan", &[REVISE]);
+        chosen.custom = Some("use the in-process cache instead".into());
+        assert_eq!(verdict(&one(chosen), file), Verdict::Revise(typed));
+        // The window's worded review keeps its points, once under the directive.
+        let worded = feedback(None, &[], "Keep the old store.").unwrap();
+        assert_eq!(
+            verdict(&one(AnswerItem::custom("plan", worded)), file),
+            Verdict::Revise(format!("{directive}\n\nOn the whole plan:\n  Keep the old store."))
+        );
+        assert_eq!(
+            verdict(&one(AnswerItem::selected("plan", &[REVISE])), None),
+            Verdict::Revise(REVISE_PREAMBLE.into())
+        );
+        let notes = feedback(Some(APPROVE_EDITS), &[], "Mind the TTL.").unwrap();
+        assert_eq!(
+            verdict(&one(AnswerItem::custom("plan", notes.clone())), file),
+            Verdict::Approved { label: APPROVE_EDITS, notes: Some(notes) }
+        );
+        assert_eq!(
+            verdict(&one(AnswerItem::selected("plan", &[APPROVE])), file),
+            Verdict::Approved { label: APPROVE, notes: None }
+        );
+        assert_eq!(verdict(&one(AnswerItem::skipped("plan")), file), Verdict::None);
     }
 
     #[test]

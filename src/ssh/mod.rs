@@ -167,6 +167,9 @@ struct Forward {
 
 /// The forward, until it ends. It is made once the host runs the command that follows
 /// it: with `ExitOnForwardFailure`, ssh ends before that when the forward is refused.
+/// That command waits on its input, which this side holds open and never writes: when
+/// the connection ends, however it ends, the host's side reads its end and goes too
+/// (a command that waited on a timer outlived every dropped connection).
 async fn forward(target: &Target, remote: &str, door: &Path, report: &mut impl FnMut(Event)) -> Forward {
     let mut ssh = ssh_command(target);
     ssh.args(["-T", "-o", "ExitOnForwardFailure=yes", "-o", "ServerAliveInterval=10", "-o"])
@@ -174,14 +177,15 @@ async fn forward(target: &Target, remote: &str, door: &Path, report: &mut impl F
         .args(["-o", "StreamLocalBindMask=0177", "-R"])
         .arg(format!("{remote}:{}", door.display()))
         .arg(&target.host)
-        .arg(format!("echo {MADE}; while :; do sleep 3600; done"))
+        .arg(format!("echo {MADE}; cat >/dev/null"))
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = match ssh.spawn() {
         Ok(c) => c,
         Err(e) => return Forward { made: false, gave_up: true, said: format!("ssh: {e}") },
     };
-    let (Some(out), Some(mut err)) = (child.stdout.take(), child.stderr.take()) else {
+    let (Some(input), Some(out), Some(mut err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
         return Forward { made: false, gave_up: true, said: "ssh: no pipes".into() };
     };
     let made = async {
@@ -202,6 +206,7 @@ async fn forward(target: &Target, remote: &str, door: &Path, report: &mut impl F
     };
     let (made, said) = tokio::join!(made, said);
     let gave_up = child.wait().await.map_or(true, |status| status.code() == Some(255));
+    drop(input);
     Forward { made, gave_up, said: last_words(&said) }
 }
 

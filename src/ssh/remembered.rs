@@ -4,7 +4,6 @@
 //! and dropped as the file changes, and say how each one is (the app in its tray).
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -13,15 +12,16 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::{keep, Event, FirstRefusal, Target};
+use crate::paths::Access;
 
 pub const FILE: &str = "ssh-hosts.json";
 
 /// How often a serving host looks whether the file changed.
 const CHECK: Duration = Duration::from_secs(2);
 
-/// The file in the config folder (see [`crate::host::config_dir`]).
+/// The file in the config folder (see [`crate::paths::config_dir`]).
 pub fn default_path() -> Option<PathBuf> {
-    crate::host::config_dir().map(|d| d.join(FILE))
+    crate::paths::config_dir().map(|d| d.join(FILE))
 }
 
 /// The hosts remembered; none when there is no file. A file that is not a list of
@@ -37,16 +37,8 @@ pub fn load(path: &Path) -> Result<Vec<Target>, String> {
 }
 
 fn save(path: &Path, hosts: &[Target]) -> Result<(), String> {
-    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(failed)?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    let mut file =
-        std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp).map_err(failed)?;
-    std::io::Write::write_all(&mut file, &serde_json::to_vec_pretty(hosts).expect("hosts serialize"))
-        .map_err(failed)?;
-    std::fs::rename(&tmp, path).map_err(failed)
+    let bytes = serde_json::to_vec_pretty(hosts).expect("hosts serialize");
+    crate::paths::write(path, &bytes, Access::Private).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Remembers `target`, in place of a host of the same name.

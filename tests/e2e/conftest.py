@@ -31,13 +31,14 @@ def sock(tmp_path):
 def app(sock, tmp_path, request):
     """The real app under tauri-driver; yields the WebDriver session. It starts in
     English with settings of its own (a language picked in one test never reaches the
-    next); `@pytest.mark.env(LANG=...)` starts it in another locale."""
+    next); `@pytest.mark.env(LANG=...)` starts it in another locale (`{tmp}` in a value
+    is the test's temporary folder)."""
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "USERQ_LANG")}
     env.update(USERQ_SOCKET=str(sock), USERQ_WINDOW_IDLE_SECS="600", RUST_LOG="warn", LANG="C.UTF-8",
                XDG_CONFIG_HOME=str(tmp_path / "config"), USERQ_DATA_DIR=str(tmp_path / "data"))
     marker = request.node.get_closest_marker("env")
     if marker:
-        env.update(marker.kwargs)
+        env.update({k: v.format(tmp=tmp_path) for k, v in marker.kwargs.items()})
     options = ArgOptions()
     options.set_capability("browserName", "wry")
     application = APP

@@ -154,7 +154,8 @@ def test_fifty_questions_from_five_agents(app, sock):
         assert headers == [f"Step {n + 1}" for n in range(10)], "each with its header"
         assert g.find_element(By.CSS_SELECTOR, "h2 .n").text == "10 questions"
         assert g.find_element(By.CSS_SELECTOR, "h2 .client").text == clients[int(i)], "the agent's client is named"
-        assert g.find_element(By.CSS_SELECTOR, "h2 .depth").text == f"delegation depth {i}"
+        said = {"0": "", "1": "asked by a subagent"}.get(i, f"asked by a subagent {i} levels down")
+        assert g.find_element(By.CSS_SELECTOR, "h2 .depth").text == said, "a subagent is said in words"
         assert "null" not in g.text
     assert app.find_element(By.ID, "count").text == "50 waiting"
     # One question on the right, full size: the first in the list, until another is picked.

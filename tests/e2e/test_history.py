@@ -4,6 +4,7 @@ and is forgotten from the window; the History view lists what was asked, newest
 first, searches it, and opens a reviewed plan again; a full disk shows the history
 paused, and questions go on."""
 
+import json
 import time
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def test_the_history_view_lists_searches_and_opens_a_plan_again(app, ask, tmp_pa
     tab(app, "history")
     wait_for(lambda: len(texts(app, "#history-list .text")) == 3, "three asks in the history")
     assert texts(app, "#history-list .text") == ["Delete the branch?", "Deploy to prod?", "Approve this plan?"]
-    assert texts(app, "#history-list .outcome") == ["ASK_CANCELLED", "“not on a Friday”", "Approve"]
+    assert texts(app, "#history-list .outcome") == ["dismissed", "“not on a Friday”", "Approve"]
     assert "deployer" in app.find_elements(By.CSS_SELECTOR, "#history-list .origin")[1].text
     shot(app, "history")
     summary = app.find_element(By.CSS_SELECTOR, "#history-list details summary")
@@ -149,7 +150,8 @@ def test_a_full_disk_shows_the_history_paused_and_questions_go_on(app, sock, tmp
     agent.close()
 
 
-def test_remember_is_for_the_asking_client_unless_picked_even_after_the_forms_are_rebuilt(app, ask):
+@pytest.mark.env(USERQ_CONFIG_DIR="{tmp}/own-config")
+def test_remember_is_for_the_asking_client_unless_picked_even_after_the_forms_are_rebuilt(app, ask, tmp_path):
     # A language switch takes every form apart and builds it again from recycled
     # elements; an option reused with its old selectedness once came back picked.
     a = ask("Keep the cache?", "--option", "Yes", "--option", "No", "--agent-id", "rebuilt")
@@ -161,3 +163,8 @@ def test_remember_is_for_the_asking_client_unless_picked_even_after_the_forms_ar
         wait_for(lambda: whom().first_selected_option.get_attribute("value") == "client", f"this client still, in {lang}")
     form_of(app, "rebuilt").find_element(By.CSS_SELECTOR, "button.dismiss").click()
     assert a.result()[0] == 1
+    # The language picked is kept where every door keeps its configuration.
+    settings = tmp_path / "own-config" / "settings.json"
+    wait_for(settings.exists, "the settings in USERQ_CONFIG_DIR")
+    assert json.loads(settings.read_text()) == {"language": "zh-CN"}
+    assert not (tmp_path / "config" / "user-questions" / "settings.json").exists()

@@ -161,7 +161,7 @@ def test_an_agents_hook_shows_who_asks_from_where(sock, term):
         "session_id": "abc123", "cwd": "/home/me/shop", "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": "npm publish", "description": "Publish the package"}}))
     hook.stdin.close()
-    term.expect(r"from Claude Code, agent claude-code-abc123-\S+ \(delegation depth 0\) · in /home/me/shop · session abc123")
+    term.expect(r"from Claude Code, agent claude-code-abc123-\S+ · in /home/me/shop · session abc123")
     term.expect("npm publish")
     term.expect("Allow")
     term.send("\r")
@@ -170,3 +170,30 @@ def test_an_agents_hook_shows_who_asks_from_where(sock, term):
     out, err = hook.stdout.read(), hook.stderr.read()
     assert json.loads(out) == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                                                       "decision": {"behavior": "allow"}}}, err
+
+
+def test_a_plan_revised_at_the_terminal_reaches_claude_code_as_the_directive_with_its_file(sock, term):
+    """The person's words typed under Revise reach the agent as every door's revision
+    does: the directive, where the plan is kept, then the words."""
+    hook_input = {"session_id": "s-plan", "cwd": "/srv/app", "hook_event_name": "PermissionRequest",
+                  "tool_name": "ExitPlanMode",
+                  "tool_input": {"plan": "# Cache sessions\n\n1. Add Redis\n", "planFilePath": "/home/me/.claude/plans/cache.md"}}
+    env = dict(os.environ, USERQ_SOCKET=str(sock))
+    hook = subprocess.Popen([USERQ, "hook", "claude-code"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    hook.stdin.write(json.dumps(hook_input))
+    hook.stdin.close()
+    term.expect("Cache sessions")
+    term.expect("Revise")
+    term.send(DOWN)
+    term.send(DOWN)
+    term.send("\r")
+    term.expect("Feedback")
+    term.send("use the in-process cache instead\r")
+    term.expect(r"\(sent\)")
+    out, err = hook.communicate(timeout=10)
+    assert hook.returncode == 0, err
+    message = json.loads(out)["hookSpecificOutput"]["decision"]["message"]
+    assert message == ("Plan not approved: revise it. Address every point below, then present the revised plan for "
+                       "review again. The plan is in /home/me/.claude/plans/cache.md: edit it there.\n\n"
+                       "use the in-process cache instead")

@@ -125,6 +125,36 @@ def test_the_connection_killed_mid_question_comes_back_and_the_ask_survives(sock
     assert decision(hook)["hookSpecificOutput"]["decision"] == {"behavior": "deny", "message": "not now"}
 
 
+def forward_commands(host):
+    """The forward's commands running on the host (its sessions carry the host's socket
+    in their environment), found by what they print once the forward is made."""
+    marker = ("USERQ_SOCKET=%s" % host["socket"]).encode()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path("/proc/%s/cmdline" % pid).read_bytes()
+            environ = Path("/proc/%s/environ" % pid).read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"userq-forwarded" in cmdline and marker in environ:
+            found.append(int(pid))
+    return found
+
+
+def test_a_dropped_forward_leaves_nothing_running_on_the_host(sock, host, forward):
+    bridge = forward()
+    assert len(forward_commands(host)) == 1
+    dropped = ssh_child(bridge)
+    os.kill(dropped, signal.SIGKILL)  # the connection drops
+    wait_until(lambda: ssh_child(bridge) != dropped, "the forward's ssh to be started again", timeout=30)
+    forwarded(host)  # and is made again
+    wait_until(lambda: len(forward_commands(host)) == 1,
+               "the dropped forward's command on the host to end, leaving only the new one's", timeout=20)
+    bridge.send_signal(signal.SIGTERM)
+    bridge.wait(10)
+    wait_until(lambda: not forward_commands(host), "the forward's command on the host to end with it", timeout=20)
+
+
 def test_a_forward_the_host_refuses_ends_with_ssh_s_words(sock, host):
     env = dict(os.environ, USERQ_SOCKET=str(sock))
     bad = [o for o in host["options"]]

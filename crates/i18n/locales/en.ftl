@@ -54,7 +54,11 @@ window-picture-not-one = That is not a picture (PNG, JPEG, GIF or WebP).
 window-picture-too-big = The picture is larger than { $mib } MiB.
 window-picture = Picture
 window-session = session { $session }
-window-depth = delegation depth { $depth }
+# Under an agent's name in the inbox: said only of a subagent (depth 1 and deeper).
+window-subagent = { $depth ->
+    [1] asked by a subagent
+   *[other] asked by a subagent { $depth } levels down
+}
 window-group-count =
     { $count ->
         [one] 1 question
@@ -101,8 +105,14 @@ answer-bad-answer = (the answer to { $ask } did not fit: { $message })
 answer-sent = (sent)
 answer-not-sent = (not sent: { $error })
 answer-heading = ━━ Question { $ask } from { $origin } ━━
-answer-origin-agent-by = { $by }, agent { $agent } (delegation depth { $depth })
-answer-origin-agent = agent { $agent } (delegation depth { $depth })
+answer-origin-agent-by = { $depth ->
+    [0] { $by }, agent { $agent }
+   *[other] { $by }, agent { $agent } (a subagent)
+}
+answer-origin-agent = { $depth ->
+    [0] agent { $agent }
+   *[other] agent { $agent } (a subagent)
+}
 answer-origin-local = a local program
 answer-origin-machine = on { $machine }
 answer-origin-project = in { $project }
@@ -122,9 +132,18 @@ answer-error = userq answer: { $error }
 ## userq pending
 
 pending-no-agent = (no agent)
-pending-agent = { $agent } (depth { $depth })
+pending-agent = { $depth ->
+    [0] { $agent }
+   *[other] { $agent } (a subagent)
+}
 pending-being-offered = being offered
 pending-none = No questions waiting.
+
+## Reaching the server (every command that talks to it)
+
+client-not-running = no user-questions server is listening on { $path }; start one with `userq serve` (or the desktop app)
+client-closed = the connection to the user-questions server closed
+client-foreign = refusing the server on { $path }: it runs as uid { $uid }, not as this user (uid { $own }); a container that trusts it sets USERQ_SERVER_UID={ $uid }
 
 ## userq setup
 
@@ -268,6 +287,15 @@ history-cleared = { $count ->
 history-empty = The history is empty.
 history-pending = pending
 history-skipped = (skipped)
+# How an ask ended without an answer, by the code its asker got.
+history-ended = { $code ->
+    [ASK_CANCELLED] dismissed
+    [ASK_ABORTED] withdrawn by the agent
+    [NO_PROVIDER] nobody was there to answer
+    [SHUTTING_DOWN] the server stopped
+    [SERVER_GONE] the server stopped
+   *[other] ended without an answer
+}
 history-col-asked = asked
 history-col-waited = waited
 history-col-agent = agent

@@ -53,7 +53,10 @@ window-picture-not-one = 这不是图片（PNG、JPEG、GIF 或 WebP）。
 window-picture-too-big = 图片超过 { $mib } MiB。
 window-picture = 图片
 window-session = 会话 { $session }
-window-depth = 委托深度 { $depth }
+window-subagent = { $depth ->
+    [1] 由子智能体提出
+   *[other] 由第 { $depth } 层子智能体提出
+}
 window-group-count = { $count } 个问题
 
 ## 托盘
@@ -89,8 +92,14 @@ answer-bad-answer = （对 { $ask } 的回答不符合要求：{ $message }）
 answer-sent = （已发送）
 answer-not-sent = （未发送：{ $error }）
 answer-heading = ━━ 问题 { $ask }，来自 { $origin } ━━
-answer-origin-agent-by = { $by }，智能体 { $agent }（委托深度 { $depth }）
-answer-origin-agent = 智能体 { $agent }（委托深度 { $depth }）
+answer-origin-agent-by = { $depth ->
+    [0] { $by }，智能体 { $agent }
+   *[other] { $by }，智能体 { $agent }（子智能体）
+}
+answer-origin-agent = { $depth ->
+    [0] 智能体 { $agent }
+   *[other] 智能体 { $agent }（子智能体）
+}
 answer-origin-local = 一个本地程序
 answer-origin-machine = 机器 { $machine }
 answer-origin-project = 项目 { $project }
@@ -110,9 +119,18 @@ answer-error = userq answer：{ $error }
 ## userq pending
 
 pending-no-agent = （无智能体）
-pending-agent = { $agent }（深度 { $depth }）
+pending-agent = { $depth ->
+    [0] { $agent }
+   *[other] { $agent }（子智能体）
+}
 pending-being-offered = 正在分派
 pending-none = 没有待回答的问题。
+
+## 连接服务
+
+client-not-running = { $path } 上没有正在监听的 user-questions 服务；请用 `userq serve`（或桌面应用）启动一个
+client-closed = 与 user-questions 服务的连接已关闭
+client-foreign = 拒绝 { $path } 上的服务：它以 uid { $uid } 运行，而不是当前用户（uid { $own }）；信任它的容器可设置 USERQ_SERVER_UID={ $uid }
 
 ## userq setup
 
@@ -252,6 +270,14 @@ history-cleared = 已从历史中删除 { $count } 条提问。
 history-empty = 历史记录为空。
 history-pending = 待回答
 history-skipped = （已跳过）
+history-ended = { $code ->
+    [ASK_CANCELLED] 已忽略
+    [ASK_ABORTED] 智能体已撤回
+    [NO_PROVIDER] 没有人可以回答
+    [SHUTTING_DOWN] 服务已停止
+    [SERVER_GONE] 服务已停止
+   *[other] 未回答就结束了
+}
 history-col-asked = 提问时间
 history-col-waited = 等待
 history-col-agent = 智能体

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use user_questions::history::store::{self, Query, Rule};
 use user_questions::model::{Answer, ErrorCode, Intent};
+use user_questions::wording;
 use user_questions::Ask;
 use user_questions_i18n::Text;
 
@@ -79,7 +80,9 @@ fn item(e: &store::Entry, text: &Text) -> HistoryItem {
         .map(markdown::render);
     let words = e.answer_words(&text.tr("history-skipped"), " · ");
     let answered = words.is_some();
-    let outcome = words.or_else(|| e.error_code().map(str::to_owned)).unwrap_or_else(|| text.tr("history-pending"));
+    let outcome = words
+        .or_else(|| e.error_code().map(|code| wording::ended(code, text)))
+        .unwrap_or_else(|| text.tr("history-pending"));
     let waited = e
         .waited()
         .map(|d| humantime::format_duration(std::time::Duration::from_secs(d.as_secs())).to_string())

@@ -47,7 +47,7 @@ pub struct GroupView {
     pub name: String,
     /// The kind of agent or its client ("Claude Code", "claude-code").
     pub client: String,
-    /// "session 1a2b3c4d" or "delegation depth 1".
+    /// "session 1a2b3c4d", "asked by a subagent", or nothing.
     pub detail: String,
     pub count: usize,
     /// "2 questions".
@@ -84,7 +84,10 @@ fn group_of(view: &AskView, text: &Text) -> GroupView {
                 a.id.clone(),
                 a.id.clone(),
                 agent_client.unwrap_or_default(),
-                text.tr_args("window-depth", &[("depth", u64::from(a.delegation_depth).into())]),
+                match a.delegation_depth {
+                    0 => String::new(),
+                    depth => text.tr_args("window-subagent", &[("depth", u64::from(depth).into())]),
+                },
             ),
             None => (String::new(), text.tr("window-no-agent"), String::new(), String::new()),
         },
@@ -172,7 +175,7 @@ mod tests {
         assert_eq!(
             summary,
             [
-                ("x".into(), "cli".into(), "delegation depth 1".into(), 2, "2 questions".into()),
+                ("x".into(), "cli".into(), "asked by a subagent".into(), 2, "2 questions".into()),
                 ("shop".into(), "Claude Code".into(), "session 01234567".into(), 2, "2 questions".into()),
                 ("No agent".into(), "".into(), "".into(), 1, "1 question".into()),
             ]

@@ -1,11 +1,12 @@
 //! What the person chose in the window and the app keeps across restarts: for now the
-//! language. One small JSON file, `$XDG_CONFIG_HOME/user-questions/settings.json`
-//! (else `~/.config/…`), written whole through a temporary file so a crash never
-//! leaves half of it; a file that does not parse is left alone and the defaults used.
+//! language. One small JSON file, `settings.json` in the config folder every door uses
+//! (`user_questions::paths`), written whole so a crash never leaves half of it; a file
+//! that does not parse is left alone and the defaults used.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use user_questions::paths;
 use user_questions_i18n::Text;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,9 +19,7 @@ pub struct Settings {
 
 /// Where the settings live.
 pub fn path() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let config = var("XDG_CONFIG_HOME").or_else(|| var("HOME").map(|h| h.join(".config")))?;
-    Some(config.join("user-questions").join("settings.json"))
+    Some(paths::config_dir()?.join("settings.json"))
 }
 
 impl Settings {
@@ -29,12 +28,8 @@ impl Settings {
     }
 
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(self).expect("settings serialise"))?;
-        std::fs::rename(tmp, path)
+        let bytes = serde_json::to_vec_pretty(self).expect("settings serialise");
+        paths::write(path, &bytes, paths::Access::AsBefore)
     }
 
     /// The window's language: `USERQ_LANG` when set (the person said so for this

@@ -75,7 +75,7 @@ fn parse_date(s: &str) -> Result<SystemTime, String> {
 }
 
 fn file() -> Result<PathBuf, ExitCode> {
-    match history::data_dir() {
+    match user_questions::paths::data_dir() {
         Some(dir) => Ok(dir.join(history::FILE)),
         None => Err(crate::fail(1, &tr().tr("history-no-folder"))),
     }
@@ -189,7 +189,7 @@ fn row(e: &store::Entry) -> [String; 6] {
         e.request["questions"].as_array().into_iter().flatten().filter_map(|q| q["question"].as_str()).collect();
     let outcome = e
         .answer_words(&tr().tr("history-skipped"), " | ")
-        .or_else(|| e.error_code().map(str::to_owned))
+        .or_else(|| e.error_code().map(|code| user_questions::wording::ended(code, tr())))
         .unwrap_or_else(|| tr().tr("history-pending"));
     [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, e.answered_by.clone().unwrap_or_default()]
 }

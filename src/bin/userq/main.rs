@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use user_questions::agents::Agent;
 use user_questions::channel::client::{Client, ClientError};
-use user_questions::channel::path::socket_path;
+use user_questions::paths;
 
 /// Exit status when no server is listening (and when a second server finds one).
 pub const EXIT_NO_SERVER: u8 = 3;
@@ -141,7 +141,7 @@ pub fn tr() -> &'static user_questions_i18n::Text {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let socket = cli.socket.unwrap_or_else(socket_path);
+    let socket = cli.socket.unwrap_or_else(paths::socket);
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
@@ -185,9 +185,18 @@ pub fn fail(code: u8, line: &str) -> ExitCode {
 /// The exit status and line for a client error: 3 for no server, else 1.
 pub fn client_failure(e: &ClientError) -> ExitCode {
     match e {
-        ClientError::NotRunning(_) => fail(EXIT_NO_SERVER, &e.to_string()),
+        ClientError::NotRunning(path) => {
+            let path = path.display().to_string();
+            fail(EXIT_NO_SERVER, &tr().tr_args("client-not-running", &[("path", path.as_str().into())]))
+        }
         ClientError::Service(e) => fail(1, &format!("Error: {}", e.message())),
-        ClientError::Closed | ClientError::ForeignServer { .. } => fail(1, &format!("Error: {e}")),
+        ClientError::Closed => fail(1, &format!("Error: {}", tr().tr("client-closed"))),
+        ClientError::ForeignServer { path, uid, own } => {
+            let path = path.display().to_string();
+            let args =
+                [("path", path.as_str().into()), ("uid", u64::from(*uid).into()), ("own", u64::from(*own).into())];
+            fail(1, &format!("Error: {}", tr().tr_args("client-foreign", &args)))
+        }
     }
 }
 
