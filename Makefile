@@ -79,22 +79,22 @@ test: deps-build deps-e2e check test-rust test-system test-python test-e2e
 ## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
 ## checked by the TypeScript compiler (JSDoc types, strict, no emit) against the shapes
 ## generated from the Rust types (ui/bindings.d.ts, which must not be stale), and by
-## Prettier, pinned in tests/ui.
-check: deps-build tests/ui/node_modules/.installed
+## Prettier, pinned in pins/ui-check.
+check: deps-build pins/ui-check/node_modules/.installed
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test -q -p user-questions-window bindings
-	tests/ui/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}" "!ui/bindings.d.ts"
-	tests/ui/node_modules/.bin/tsc --noEmit -p ui
+	pins/ui-check/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}" "!ui/bindings.d.ts"
+	pins/ui-check/node_modules/.bin/tsc --noEmit -p ui
 
 ## Writes ui/bindings.d.ts again from the Rust types the window receives.
 bindings:
 	UPDATE_BINDINGS=1 cargo test -q -p user-questions-window bindings
 
-tests/ui/node_modules/.installed: tests/ui/package-lock.json
+pins/ui-check/node_modules/.installed: pins/ui-check/package-lock.json
 	@command -v npm >/dev/null || { echo "installing: $(APT_CHECK)"; $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_CHECK); }
-	cd tests/ui && npm ci --silent --no-audit --no-fund
+	cd pins/ui-check && npm ci --silent --no-audit --no-fund
 	touch $@
 
 deps-build:
@@ -115,14 +115,14 @@ $(VENV)/.installed: tests/python/requirements.txt
 .tools/bin/tauri-driver:
 	cargo install tauri-driver --locked --root .tools
 
-## The agents' own CLIs (tests/agents/package.json pins them), for the tests that
+## The agents' own CLIs (pins/agent-clis/package.json pins them), for the tests that
 ## drive them with a scripted model.
 AGENTS := .tools/agents
-$(AGENTS)/.installed: tests/agents/package.json tests/agents/package-lock.json
+$(AGENTS)/.installed: pins/agent-clis/package.json pins/agent-clis/package-lock.json
 	@command -v npm >/dev/null || { echo "installing: $(APT_CHECK)"; $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_CHECK); }
 	mkdir -p $(AGENTS)
-	cp tests/agents/package.json tests/agents/package-lock.json $(AGENTS)/
+	cp pins/agent-clis/package.json pins/agent-clis/package-lock.json $(AGENTS)/
 	# `npm install` from the lock, not `npm ci`: npm leaves other platforms' optional
 	# packages out of a lock file, and `npm ci` then calls it out of sync. Tried twice:
 	# a registry that drops a download once does not fail the run.

@@ -70,7 +70,7 @@ impl Host {
 
     /// The relay to the other machines of this machine's circle whenever it is paired
     /// (see [`keep_relay`]); it runs until dropped.
-    pub fn relay(&self) -> impl Future<Output = ()> + Send + 'static {
+    fn relay(&self) -> impl Future<Output = ()> + Send + 'static {
         let (service, path) = (self.service.clone(), self.relay.clone());
         async move {
             match path {
@@ -82,7 +82,7 @@ impl Host {
 
     /// The forwards of the SSH hosts remembered (see [`crate::ssh::remembered`]) to
     /// the service on `socket`; `changed` hears how each one is. Runs until dropped.
-    pub fn ssh_hosts(
+    fn ssh_hosts(
         &self,
         socket: &Path,
         changed: Arc<dyn Fn(&Statuses) + Send + Sync>,
@@ -96,17 +96,35 @@ impl Host {
         }
     }
 
+    /// Everything a serving host runs, the same for `userq serve` and the desktop app:
+    /// the socket `listener` (bound at `socket`) until `shutdown` resolves, and for as
+    /// long as it serves, the relay to this machine's circle whenever it is paired and
+    /// the SSH hosts remembered (`ssh_changed` hears how each one is).
+    pub fn run(
+        &self,
+        listener: UnixListener,
+        socket: &Path,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+        ssh_changed: Arc<dyn Fn(&Statuses) + Send + Sync>,
+    ) -> impl Future<Output = ()> + Send + 'static {
+        let serving = self.serve(listener, shutdown);
+        let relay = self.relay();
+        let forwards = self.ssh_hosts(socket, ssh_changed);
+        async move {
+            tokio::select! {
+                () = serving => {}
+                () = relay => {}
+                () = forwards => {}
+            }
+        }
+    }
+
     /// Serves the socket until `shutdown` resolves; then every pending ask ends with
     /// `SHUTTING_DOWN` and the socket file is removed.
-    pub fn serve(&self, listener: UnixListener, shutdown: impl Future<Output = ()>) -> impl Future<Output = ()> {
+    fn serve(&self, listener: UnixListener, shutdown: impl Future<Output = ()>) -> impl Future<Output = ()> {
         let admission = server::Admission { trusted: self.trusted_uids.clone(), ..Default::default() };
         server::run_with(listener, self.service.clone(), shutdown, admission)
     }
-}
-
-/// Starts a host with `config` and serves `listener` until `shutdown` resolves.
-pub async fn run(listener: UnixListener, config: &Config, shutdown: impl Future<Output = ()>) {
-    Host::start(config).serve(listener, shutdown).await
 }
 
 /// How often a serving host looks whether its machine was paired or left.

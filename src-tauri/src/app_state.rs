@@ -64,12 +64,12 @@ impl AppState {
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
         host.service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
-        let serving = host.serve(listener, stop.clone().cancelled_owned());
-        let relay = host.relay();
         let (ssh_hosts, _) = tokio::sync::watch::channel(Statuses::new());
         let told = ssh_hosts.clone();
-        let forwards = host.ssh_hosts(
+        let running = host.run(
+            listener,
             &socket,
+            stop.clone().cancelled_owned(),
             Arc::new(move |now: &Statuses| {
                 // Only a change redraws the tray (a menu replaced under a click loses it).
                 told.send_if_modified(|held| {
@@ -80,15 +80,7 @@ impl AppState {
                 });
             }),
         );
-        let task = tauri::async_runtime::spawn(async move {
-            // The relay to this machine's circle, whenever it is paired, and the SSH
-            // hosts remembered, for as long as it serves.
-            tokio::select! {
-                () = serving => {}
-                () = relay => {}
-                () = forwards => {}
-            }
-        });
+        let task = tauri::async_runtime::spawn(running);
         let relay = start.relay.clone();
         let Host { service, history, .. } = host;
         Ok(Self {

@@ -8,10 +8,10 @@
 use std::path::Path;
 
 use serde_json::Value;
-use similar::TextDiff;
 use user_questions_i18n::Text;
 
 use super::patch::{Change, FilePatch};
+use crate::review::shown::{fenced, unified};
 
 /// A tool call, in the terms a person judges it by.
 #[derive(Debug, Clone, PartialEq)]
@@ -243,26 +243,6 @@ pub fn shown_path(path: &str, cwd: Option<&str>) -> String {
         .filter(|rel| !rel.as_os_str().is_empty())
         .map(|rel| rel.display().to_string())
         .unwrap_or_else(|| path.to_owned())
-}
-
-/// A unified diff of `before` against `after`, named `a/<path>` and `b/<path>`.
-pub fn unified(path: &str, before: &str, after: &str) -> String {
-    let name = path.trim_start_matches('/');
-    TextDiff::from_lines(before, after)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{name}"), &format!("b/{name}"))
-        .missing_newline_hint(false)
-        .to_string()
-}
-
-/// A fenced code block whose fence is longer than any run of backticks inside it,
-/// so no content can close it early.
-pub fn fenced(lang: &str, body: &str) -> String {
-    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest.max(2) + 1);
-    let body = body.strip_suffix('\n').unwrap_or(body);
-    format!("{fence}{lang}\n{body}\n{fence}")
 }
 
 #[cfg(test)]

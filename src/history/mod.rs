@@ -58,12 +58,6 @@ pub struct Installed {
     pub pause: Arc<pause::Pause>,
 }
 
-/// The history this process keeps, unless `USERQ_HISTORY=off`: in [`crate::paths::data_dir`], with
-/// the retention of the environment. `None` when there is no history to keep.
-pub fn install_default(service: &UserQuestions) -> Option<Installed> {
-    install_in(service, default_dir())
-}
-
 /// The folder this process keeps its history in: [`crate::paths::data_dir`], or none with
 /// `USERQ_HISTORY=off`.
 pub fn default_dir() -> Option<PathBuf> {

@@ -9,12 +9,13 @@ pub mod diff;
 pub mod feedback;
 pub mod git;
 pub mod plan;
+pub mod shown;
 
 use serde_json::Map;
 
-use crate::agents::call::fenced;
 use crate::model::labels::{APPROVE, CODE_REVIEW, REQUEST_CHANGES, REVIEW_HEADER, REVIEW_QUESTION};
 use crate::model::{Answer, Intent, Question};
+use shown::fenced;
 
 /// The question of a review of `diff`.
 pub fn question(diff: &str) -> Question {

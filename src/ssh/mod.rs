@@ -169,7 +169,9 @@ struct Forward {
 /// it: with `ExitOnForwardFailure`, ssh ends before that when the forward is refused.
 /// That command waits on its input, which this side holds open and never writes: when
 /// the connection ends, however it ends, the host's side reads its end and goes too
-/// (a command that waited on a timer outlived every dropped connection).
+/// (a command that waited on a timer outlived every dropped connection). The shell
+/// stays until then (the command does not end with `cat`, which it would become), so
+/// the forward is found on the host by its words.
 async fn forward(target: &Target, remote: &str, door: &Path, report: &mut impl FnMut(Event)) -> Forward {
     let mut ssh = ssh_command(target);
     ssh.args(["-T", "-o", "ExitOnForwardFailure=yes", "-o", "ServerAliveInterval=10", "-o"])
@@ -177,7 +179,7 @@ async fn forward(target: &Target, remote: &str, door: &Path, report: &mut impl F
         .args(["-o", "StreamLocalBindMask=0177", "-R"])
         .arg(format!("{remote}:{}", door.display()))
         .arg(&target.host)
-        .arg(format!("echo {MADE}; cat >/dev/null"))
+        .arg(format!("echo {MADE}; cat >/dev/null; exit"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -191,9 +191,9 @@ def test_a_plan_revised_at_the_terminal_reaches_claude_code_as_the_directive_wit
     term.expect("Feedback")
     term.send("use the in-process cache instead\r")
     term.expect(r"\(sent\)")
-    out, err = hook.communicate(timeout=10)
-    assert hook.returncode == 0, err
-    message = json.loads(out)["hookSpecificOutput"]["decision"]["message"]
+    hook.wait(10)
+    assert hook.returncode == 0, hook.stderr.read()
+    message = json.loads(hook.stdout.read())["hookSpecificOutput"]["decision"]["message"]
     assert message == ("Plan not approved: revise it. Address every point below, then present the revised plan for "
                        "review again. The plan is in /home/me/.claude/plans/cache.md: edit it there.\n\n"
                        "use the in-process cache instead")

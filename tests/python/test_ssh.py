@@ -6,9 +6,11 @@ runs with that path. The local server and a protocol answerer play this desk."""
 
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -141,14 +143,33 @@ def forward_commands(host):
     return found
 
 
+def said(process, words, timeout=20):
+    """Reads the process's stderr until it says `words`; fails naming them."""
+    heard = b""
+    deadline = time.time() + timeout
+    while words.encode() not in heard:
+        ready, _, _ = select.select([process.stderr], [], [], max(0, deadline - time.time()))
+        if not ready:
+            raise AssertionError("timed out waiting for %r; heard %r" % (words, heard))
+        chunk = os.read(process.stderr.fileno(), 4096)
+        if not chunk:
+            raise AssertionError("the process ended before it said %r; heard %r" % (words, heard))
+        heard += chunk
+
+
 def test_a_dropped_forward_leaves_nothing_running_on_the_host(sock, host, forward):
     bridge = forward()
-    assert len(forward_commands(host)) == 1
+    said(bridge, "Forwarding")
+    [first] = wait_until(lambda: forward_commands(host), "the forward's command on the host")
     dropped = ssh_child(bridge)
-    os.kill(dropped, signal.SIGKILL)  # the connection drops
+    # The host's end of the connection dies at once (as a host's sshd killed, or a
+    # session reaped, leaves it): its command is told nothing but that its input ended.
+    session = int(Path("/proc/%d/stat" % first).read_text().rsplit(")", 1)[1].split()[1])
+    os.kill(session, signal.SIGKILL)
     wait_until(lambda: ssh_child(bridge) != dropped, "the forward's ssh to be started again", timeout=30)
     forwarded(host)  # and is made again
-    wait_until(lambda: len(forward_commands(host)) == 1,
+    [again] = wait_until(lambda: [p for p in forward_commands(host) if p != first], "the new forward's command")
+    wait_until(lambda: forward_commands(host) == [again],
                "the dropped forward's command on the host to end, leaving only the new one's", timeout=20)
     bridge.send_signal(signal.SIGTERM)
     bridge.wait(10)

@@ -5,8 +5,9 @@
 
 use ts_rs::TS;
 
+use crate::error::UiError;
 use crate::history::{HistoryItem, HistoryPage, RuleView};
-use crate::inbox::{AgentView, AskView, Presentation, QuestionView, UiError};
+use crate::inbox::{AgentView, AskView, Presentation, QuestionView};
 use crate::list::{GroupView, ListView, ListedAsk};
 use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::page::{HistoryProblem, Status, UiText};

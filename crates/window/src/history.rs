@@ -12,7 +12,7 @@ use user_questions::wording;
 use user_questions::Ask;
 use user_questions_i18n::Text;
 
-use crate::inbox::UiError;
+use crate::error::UiError;
 use crate::markdown;
 
 /// Asks per page of the History view.

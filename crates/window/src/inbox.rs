@@ -11,11 +11,12 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
 use user_questions::history::{annotations as history_annotations, store};
-use user_questions::model::{labels, AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
+use user_questions::model::{labels, AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
 use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{diff, feedback, feedback::Comment};
 use user_questions::{Answer, Answerer, Ask, Next};
 
+use crate::error::UiError;
 use crate::markdown;
 
 /// One question as the window renders it.
@@ -128,28 +129,6 @@ pub struct Inbox {
     version: watch::Sender<u64>,
     /// The history file, where earlier versions of a plan are found.
     history: Mutex<Option<std::path::PathBuf>>,
-}
-
-/// The error a command returns: a code and a message, never text to parse.
-#[derive(Debug, Clone, Serialize, thiserror::Error)]
-#[error("{message}")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct UiError {
-    pub code: String,
-    pub message: String,
-}
-
-impl UiError {
-    /// One of the window's own errors, its message in the person's language.
-    pub fn new(code: ErrorCode, message: String) -> Self {
-        Self { code: code.as_str().to_owned(), message }
-    }
-}
-
-impl From<UserQuestionError> for UiError {
-    fn from(e: UserQuestionError) -> Self {
-        Self { code: e.code().to_owned(), message: e.message().to_owned() }
-    }
 }
 
 fn view_of(ask: &Ask) -> AskView {

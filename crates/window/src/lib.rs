@@ -5,6 +5,7 @@
 //! wires these to a real window, tray and notification server; everything here is
 //! covered by the fast `cargo test` at the root, with no WebKit to build.
 
+pub mod error;
 pub mod history;
 pub mod inbox;
 pub mod list;
@@ -19,6 +20,7 @@ pub mod settings;
 #[cfg(test)]
 mod bindings;
 
-pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, UiError, WindowAnswerer};
+pub use error::UiError;
+pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, WindowAnswerer};
 pub use list::ListView;
 pub use user_questions_i18n::Text;

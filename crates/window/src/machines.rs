@@ -11,7 +11,7 @@ use user_questions::model::ErrorCode;
 use user_questions::relay::{pairing, ConfigError, RelayError};
 use user_questions_i18n::Text;
 
-use crate::inbox::UiError;
+use crate::error::UiError;
 
 /// How long an invite made in the window may be used.
 pub const INVITE_FOR: Duration = Duration::from_secs(10 * 60);

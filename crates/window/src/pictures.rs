@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use user_questions::model::ErrorCode;
 use user_questions_i18n::Text;
 
-use crate::inbox::UiError;
+use crate::error::UiError;
 
 /// The largest picture kept.
 pub const MAX_BYTES: usize = 10 * 1024 * 1024;

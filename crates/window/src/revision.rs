@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use serde::Serialize;
-use user_questions::agents::call::{fenced, unified};
 use user_questions::history::annotations::{self as history_annotations, Author};
 use user_questions::history::store::{self, Query};
 use user_questions::model::{Intent, Request};
 use user_questions::review::plan::{self as review_plan, Status as AnnotationStatus};
+use user_questions::review::shown::{fenced, unified};
 
 use crate::markdown;
 

@@ -12,11 +12,12 @@
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
-use super::call::{fenced, shown_path, text, Call};
+use super::call::{shown_path, text, Call};
 use super::permission::{self, Choice, Verdict};
 use super::setup::{FileChange, Setup, SetupError};
 use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
 use crate::model::{Answer, Question};
+use crate::review::shown::fenced;
 
 pub struct OpenCode;
 

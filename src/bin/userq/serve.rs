@@ -37,13 +37,8 @@ pub async fn run(socket: PathBuf) -> ExitCode {
     if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
         tracing::info!("history in {}", history.display());
     }
-    // The relay and the remembered SSH hosts (each logs how it is) run for as long
-    // as the socket is served.
-    tokio::select! {
-        () = host.serve(listener, stop) => {}
-        () = host.relay() => {}
-        () = host.ssh_hosts(&socket, std::sync::Arc::new(|_| {})) => {}
-    }
+    // The relay and the remembered SSH hosts each log how they are.
+    host.run(listener, &socket, stop, std::sync::Arc::new(|_| {})).await;
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
 }

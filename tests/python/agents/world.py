@@ -1,5 +1,5 @@
 """What the tests of the agents' own CLIs share: for driving the agents' own CLIs (installed by `make` into .tools/agents,
-pinned in tests/agents/package.json): a home of their own per test, `userq setup`
+pinned in pins/agent-clis/package.json): a home of their own per test, `userq setup`
 run in it as a person would, and the agent run against a scripted model."""
 
 import json
