@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use user_questions::channel::client::Client;
+use user_questions::channel::protocol;
 use user_questions::channel::server;
 use user_questions::history::{self, store, Retention};
 use user_questions::{AskRequest, Scope, UserQuestions};
@@ -130,7 +130,7 @@ fn round() -> [Round; 2] {
     });
     // Over the socket, each server on a one-thread runtime as `userq serve` runs it.
     let servers = [serve(dir.path(), "off", None), serve(dir.path(), "on", data("socket"))];
-    let params = json!({"questions": [question()]});
+    let params = AskRequest::new(vec![question()]);
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(100)).await;
         // One asker alone on each, an ask to one then an ask to the other.
@@ -142,7 +142,7 @@ fn round() -> [Round; 2] {
         for i in 0..5_500 {
             for side in turns(i) {
                 let t = Instant::now();
-                alone[side].call("ask", params.clone()).await.unwrap();
+                alone[side].call::<protocol::Ask>(&params).await.unwrap();
                 if i >= 500 {
                     times[side].push(t.elapsed());
                 }
@@ -184,14 +184,14 @@ fn round() -> [Round; 2] {
 }
 
 /// Every client asks [`PER_BURST`] times, all at once.
-async fn burst(clients: &[Client], params: &serde_json::Value) {
+async fn burst(clients: &[Client], params: &AskRequest) {
     let tasks: Vec<_> = clients
         .iter()
         .map(|client| {
             let (client, params) = (client.clone(), params.clone());
             tokio::spawn(async move {
                 for _ in 0..PER_BURST {
-                    client.call("ask", params.clone()).await.unwrap();
+                    client.call::<protocol::Ask>(&params).await.unwrap();
                 }
             })
         })
@@ -205,7 +205,7 @@ fn profile(side: &str) {
     let dir = tempfile::tempdir().unwrap();
     let data = (side == "on").then(|| dir.path().join("data"));
     let served = serve(dir.path(), side, data);
-    let params = json!({"questions": [question()]});
+    let params = AskRequest::new(vec![question()]);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         let mut clients = Vec::new();

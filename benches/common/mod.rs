@@ -12,8 +12,9 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 use user_questions::channel::client::Client;
+use user_questions::channel::protocol;
 use user_questions::model::UserQuestionError;
-use user_questions::{Answer, AnswerItem, Answerer, Ask, Next, Question};
+use user_questions::{Answer, AnswerItem, Answerer, Ask, AskRequest, Next, Question};
 
 pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
@@ -94,15 +95,15 @@ pub fn own_cpu_time() -> Duration {
 
 /// One asker alone: `warm` asks, then `n` timed one after another, sorted.
 pub async fn alone(path: &Path, warm: usize, n: usize) -> Vec<Duration> {
-    let params = json!({"questions": [question()]});
+    let params = AskRequest::new(vec![question()]);
     let (client, _) = Client::connect(path, "alone").await.unwrap();
     for _ in 0..warm {
-        client.call("ask", params.clone()).await.unwrap();
+        client.call::<protocol::Ask>(&params).await.unwrap();
     }
     let mut times = Vec::with_capacity(n);
     for _ in 0..n {
         let t = Instant::now();
-        client.call("ask", params.clone()).await.unwrap();
+        client.call::<protocol::Ask>(&params).await.unwrap();
         times.push(t.elapsed());
     }
     times.sort();
@@ -111,7 +112,7 @@ pub async fn alone(path: &Path, warm: usize, n: usize) -> Vec<Duration> {
 
 /// `askers` askers at once, `per` asks each: every ask's time, sorted, and the wall time.
 pub async fn crowd(path: &Path, askers: usize, per: usize) -> (Vec<Duration>, Duration) {
-    let params = json!({"questions": [question()]});
+    let params = AskRequest::new(vec![question()]);
     let started = Instant::now();
     let tasks: Vec<_> = (0..askers)
         .map(|i| {
@@ -121,7 +122,7 @@ pub async fn crowd(path: &Path, askers: usize, per: usize) -> (Vec<Duration>, Du
                 let mut times = Vec::with_capacity(per);
                 for _ in 0..per {
                     let t = Instant::now();
-                    client.call("ask", params.clone()).await.unwrap();
+                    client.call::<protocol::Ask>(&params).await.unwrap();
                     times.push(t.elapsed());
                 }
                 times

@@ -14,25 +14,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use super::backoff::Backoff;
 use super::client::{Client, ClientError, ServerMessage};
-use super::methods;
+use super::protocol::{
+    AnswerParams, AnswerQuestion, BadAnswer, BadAnswerParams, Offer as OfferMethod, OfferParams, OfferReply, Register,
+    Reject, RejectParams, Withdraw, WithdrawParams,
+};
+use super::protocol::{Method, Notice};
 use crate::model::{jsonrpc, Answer, Request, UserQuestionError};
-use crate::Scope;
 
-/// How an answerer joins the waterfall (`answerers/register`).
-#[derive(Debug, Clone, Serialize)]
-pub struct Registration {
-    /// Shown as the holder of the asks it takes.
-    pub name: String,
-    pub scope: Scope,
-    /// Higher priorities are offered asks first.
-    pub priority: i64,
-}
+pub use super::protocol::Registration;
 
 /// One ask, on the connection it came on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -139,29 +133,35 @@ impl Answering {
         }
     }
 
-    fn key(&self, params: &Value) -> AskKey {
-        AskKey { session: self.session.now(), ask: params["ask"].as_str().unwrap_or_default().to_owned() }
+    fn key(&self, ask: String) -> AskKey {
+        AskKey { session: self.session.now(), ask }
     }
 
     fn on_message(&self, m: ServerMessage) -> Option<Event> {
-        let key = self.key(&m.params);
+        let params = m.params;
         match (m.id, m.method.as_str()) {
-            (Some(id), methods::OFFER) => match serde_json::from_value::<Request>(m.params["request"].clone()) {
-                Ok(request) => Some(Event::Offered(Box::new(Offer { key, request, id }))),
+            (Some(id), OfferMethod::NAME) => match serde_json::from_value::<OfferParams>(params) {
+                Ok(OfferParams { ask, request }) => {
+                    Some(Event::Offered(Box::new(Offer { key: self.key(ask), request, id })))
+                }
                 Err(_) => {
-                    self.client.respond(&id, Ok(json!({"claim": false})));
+                    self.client.respond::<OfferMethod>(&id, Ok(OfferReply::PASS));
                     None
                 }
             },
             (Some(id), method) => {
                 let message = format!("method not found: {method}");
-                self.client.respond(&id, Err(json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": message})));
+                self.client
+                    .respond::<OfferMethod>(&id, Err(json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": message})));
                 None
             }
-            (None, methods::WITHDRAW) => Some(Event::Withdrawn(key)),
-            (None, methods::BAD_ANSWER) => {
-                let message = m.params["message"].as_str().unwrap_or_default().to_owned();
-                Some(Event::BadAnswer { key, message })
+            (None, Withdraw::NAME) => {
+                let WithdrawParams { ask, .. } = serde_json::from_value(params).ok()?;
+                Some(Event::Withdrawn(self.key(ask)))
+            }
+            (None, BadAnswer::NAME) => {
+                let BadAnswerParams { ask, message } = serde_json::from_value(params).ok()?;
+                Some(Event::BadAnswer { key: self.key(ask), message })
             }
             (None, _) => None,
         }
@@ -169,28 +169,26 @@ impl Answering {
 
     /// Takes the offered ask: it is this answerer's until it answers or dismisses it.
     pub fn claim(&self, offer: &Offer) {
-        self.client.respond(&offer.id, Ok(json!({"claim": true})));
+        self.client.respond::<OfferMethod>(&offer.id, Ok(OfferReply::CLAIM));
     }
 
     /// Hands the offered ask on down the waterfall.
     pub fn pass(&self, offer: &Offer) {
-        self.client.respond(&offer.id, Ok(json!({"claim": false})));
+        self.client.respond::<OfferMethod>(&offer.id, Ok(OfferReply::PASS));
     }
 
     /// Answers a held ask; a misfit comes back as `BAD_ANSWER` and the ask stays held.
     pub async fn answer(&self, key: &AskKey, answer: &Answer) -> Result<(), ClientError> {
         self.current(key)?;
-        self.client.call(methods::ANSWER, json!({"ask": key.ask, "answer": answer})).await.map(drop)
+        let params = AnswerParams { ask: key.ask.clone(), answer: answer.clone() };
+        self.client.call::<AnswerQuestion>(&params).await.map(drop)
     }
 
     /// The person dismissed a held ask: it ends with `ASK_CANCELLED`.
     pub async fn dismiss(&self, key: &AskKey) -> Result<(), ClientError> {
         self.current(key)?;
-        let e = UserQuestionError::user_cancelled();
-        self.client
-            .call(methods::REJECT, json!({"ask": key.ask, "code": e.code(), "message": e.message()}))
-            .await
-            .map(drop)
+        let params = RejectParams::new(&key.ask, &UserQuestionError::user_cancelled());
+        self.client.call::<Reject>(&params).await.map(drop)
     }
 
     /// Whether `key` is an ask of the connection in use (else it went with its server).
@@ -226,6 +224,6 @@ async fn register(
     registration: &Registration,
 ) -> Result<(Client, mpsc::UnboundedReceiver<ServerMessage>), ClientError> {
     let (client, incoming) = Client::connect(socket, client_name).await?;
-    client.call(methods::REGISTER, json!(registration)).await?;
+    client.call::<Register>(registration).await?;
     Ok((client, incoming))
 }

@@ -8,14 +8,13 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::backoff::Backoff;
 use super::client::{Client, ClientError};
-use super::methods;
-use crate::model::{AgentRef, Answer, Context, ErrorCode, Question, UserQuestionError};
+use super::protocol::{Ask, Cancel, CancelParams, Enter, EnterParams};
+use crate::model::{AgentRef, Answer, AskRequest, Context, ErrorCode, Question, UserQuestionError};
 
 /// How long to wait for a server to come back before giving up.
 pub const PATIENCE: Duration = Duration::from_secs(60);
@@ -56,9 +55,8 @@ impl Asker {
         let agent = match &self.agent {
             None => None,
             Some(spec) => {
-                let params = json!({"id": spec.id, "delegationDepth": spec.delegation_depth});
-                let r = client.call(methods::ENTER, params).await?;
-                Some(serde_json::from_value(r).map_err(|e| UserQuestionError::bad_reply(e.to_string()))?)
+                let params = EnterParams { id: spec.id.clone(), owner: None, delegation_depth: spec.delegation_depth };
+                Some(client.call::<Enter>(&params).await?)
             }
         };
         *session = Some((client.clone(), agent.clone()));
@@ -80,31 +78,22 @@ impl Asker {
                 other => Some(other?),
             };
             if let Some((client, agent)) = connected {
-                let mut params = json!({"questions": questions});
-                if let Some(agent) = agent {
-                    params["agent"] = json!(agent);
-                }
-                if let Some(context) = &self.context {
-                    params["context"] = json!(context);
-                }
-                let (id, reply) = client.start(methods::ASK, params);
+                let request = AskRequest { questions: questions.to_vec(), agent, context: self.context.clone() };
+                let (id, reply) = client.start::<Ask>(&request);
                 tokio::pin!(reply);
                 let reply = tokio::select! {
                     reply = &mut reply => reply,
                     () = cancel.cancelled() => {
                         // Wait (briefly) for the server to confirm, so the question is
                         // withdrawn everywhere before this process goes.
-                        client.notify(methods::CANCEL, json!({"id": id}));
+                        client.notify::<Cancel>(&CancelParams { id: id.into() });
                         let _ = tokio::time::timeout(Duration::from_secs(2), reply).await;
                         return Err(UserQuestionError::aborted().into());
                     }
                 };
                 tracing::debug!(?reply, ?lost_since, "ask reply");
                 match reply {
-                    Ok(answer) => {
-                        return Answer::from_value(&answer)
-                            .map_err(|e| UserQuestionError::bad_reply(e.message()).into())
-                    }
+                    Ok(answer) => return Ok(answer),
                     Err(ClientError::Closed) => {}
                     Err(ClientError::Service(e)) if e.is(ErrorCode::ShuttingDown) => {}
                     // Just after a restart, answerers may not be back yet.

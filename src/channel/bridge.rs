@@ -16,7 +16,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::frame::{next_frame, Frame};
-use super::{methods, peer};
+use super::peer;
+use super::protocol::{Ask, Method};
 
 /// Carries every connection on `listener` to the server at `upstream`, tagging asks
 /// with `machine`, until `shutdown` resolves; then the socket file is removed.
@@ -86,7 +87,7 @@ async fn carry(far: UnixStream, upstream: &Path, machine: &str) {
 /// which passes unchanged.
 fn tag(line: &[u8], machine: &str) -> Option<Vec<u8>> {
     let mut message: Value = serde_json::from_slice(line).ok()?;
-    if message.get("method").and_then(Value::as_str) != Some(methods::ASK) {
+    if message.get("method").and_then(Value::as_str) != Some(Ask::NAME) {
         return None;
     }
     let params = message.get_mut("params")?.as_object_mut()?;

@@ -14,11 +14,10 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::frame::{next_frame, Frame};
-use super::methods;
 use super::outbox::Outbox;
 use super::peer;
+use super::protocol::{Initialize, InitializeParams, Method, Notice};
 use super::rpc::{self, Message};
-use super::PROTOCOL_VERSION;
 use crate::model::UserQuestionError;
 
 #[derive(Debug, thiserror::Error)]
@@ -95,31 +94,25 @@ impl Client {
         });
         tokio::spawn(read_messages(BufReader::new(read), calls.clone(), incoming_tx));
         let client = Self(Arc::new(Inner { out, done, calls, ids: AtomicU64::new(1) }));
-        let version = env!("CARGO_PKG_VERSION");
-        client
-            .call(
-                methods::INITIALIZE,
-                json!({"protocolVersion": PROTOCOL_VERSION, "client": {"name": name, "version": version}}),
-            )
-            .await?;
+        client.call::<Initialize>(&InitializeParams::new(name)).await?;
         Ok((client, incoming))
     }
 
-    /// Sends a request and returns its id and the future of its reply.
-    pub fn start(
+    /// Sends a request of method `M` and returns its id and the future of its reply.
+    pub fn start<M: Method>(
         &self,
-        method: &str,
-        params: Value,
-    ) -> (u64, impl std::future::Future<Output = Result<Value, ClientError>> + Send + 'static) {
+        params: &M::Params,
+    ) -> (u64, impl std::future::Future<Output = Result<M::Reply, ClientError>> + Send + 'static) {
         let id = self.0.ids.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         if let Some(calls) = self.0.calls.lock().unwrap().as_mut() {
             calls.insert(id, tx);
         }
-        self.0.send(rpc::request(&id.into(), method, params));
+        self.0.send(rpc::request(&id.into(), M::NAME, params));
         let reply = async move {
             match rx.await {
-                Ok(Ok(result)) => Ok(result),
+                Ok(Ok(result)) => serde_json::from_value(result)
+                    .map_err(|e| ClientError::Service(UserQuestionError::bad_reply(format!("{}: {e}", M::NAME)))),
                 Ok(Err(error)) => Err(ClientError::Service(
                     UserQuestionError::from_rpc(&error)
                         .unwrap_or_else(|| UserQuestionError::bad_reply(format!("malformed error: {error}"))),
@@ -130,16 +123,17 @@ impl Client {
         (id, reply)
     }
 
-    pub async fn call(&self, method: &str, params: Value) -> Result<Value, ClientError> {
-        self.start(method, params).1.await
+    /// Calls method `M` and waits for its reply.
+    pub async fn call<M: Method>(&self, params: &M::Params) -> Result<M::Reply, ClientError> {
+        self.start::<M>(params).1.await
     }
 
-    pub fn notify(&self, method: &str, params: Value) {
-        self.0.send(rpc::notification(method, params));
+    pub fn notify<N: Notice>(&self, params: &N::Params) {
+        self.0.send(rpc::notification(N::NAME, params));
     }
 
-    /// Replies to a request the server sent.
-    pub fn respond(&self, id: &Value, outcome: Result<Value, Value>) {
+    /// Replies to a request of method `M` the server sent.
+    pub fn respond<M: Method>(&self, id: &Value, outcome: Result<M::Reply, Value>) {
         self.0.send(rpc::response(id, outcome));
     }
 }

@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 
-use super::methods;
 use super::outbox::Outbox;
+use super::protocol::{BadAnswer, BadAnswerParams, Method, Notice, Offer, OfferParams, Withdraw, WithdrawParams};
 use super::rpc::{self, Json};
 use crate::model::{Answer, UserQuestionError};
 use crate::service::Ask;
@@ -119,7 +119,7 @@ impl Drop for HeldGuard<'_> {
         // Withdrawn, or answered elsewhere (another machine of a relay's circle).
         let elsewhere = self.ask.is_delivered() && !self.state.settled.load(Ordering::Relaxed);
         if self.ask.is_withdrawn() || elsewhere {
-            self.conn.notify(methods::WITHDRAW, json!({"ask": self.ask.id(), "reason": "aborted"}));
+            self.conn.notify::<Withdraw>(&WithdrawParams { ask: self.ask.id().to_owned(), reason: "aborted".into() });
         }
     }
 }
@@ -147,17 +147,18 @@ impl Conn {
         }
     }
 
-    pub fn notify(&self, method: &str, params: impl Serialize) {
-        self.push(rpc::notification(method, params));
+    pub fn notify<N: Notice>(&self, params: &N::Params) {
+        self.push(rpc::notification(N::NAME, params));
     }
 
     /// Offers `ask` to the answerer on this connection; the receiver gets what its
     /// reply made of it (see [`Self::on_reply`]).
-    pub fn offer(&self, ask: &Ask, params: impl Serialize) -> oneshot::Receiver<Reply> {
+    pub fn offer(&self, ask: &Ask) -> oneshot::Receiver<Reply> {
+        let params = OfferParams { ask: ask.id(), request: ask.request_json() };
         let id = self.call_ids.fetch_add(1, Ordering::Relaxed);
         let (reply, rx) = oneshot::channel();
         self.offers.lock().unwrap().insert(id, Offered { ask: ask.clone(), reply });
-        self.push(rpc::request(&id.into(), methods::OFFER, params));
+        self.push(rpc::request(&id.into(), Offer::NAME, params));
         rx
     }
 
@@ -181,7 +182,9 @@ impl Conn {
                     match answer.and_then(|a| ask.answer(a)) {
                         Ok(()) => self.settled(ask.id()),
                         Err(misfit) => {
-                            self.notify(methods::BAD_ANSWER, json!({"ask": ask.id(), "message": misfit.message()}))
+                            let params =
+                                BadAnswerParams { ask: ask.id().to_owned(), message: misfit.message().to_owned() };
+                            self.notify::<BadAnswer>(&params)
                         }
                     }
                     Reply::Hold

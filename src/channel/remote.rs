@@ -9,8 +9,6 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use serde::Serialize;
-use serde_json::value::RawValue;
 
 use super::connection::{Conn, Reply};
 use crate::model::{Answer, UserQuestionError};
@@ -20,13 +18,6 @@ pub(crate) struct RemoteAnswerer {
     pub conn: Arc<Conn>,
 }
 
-/// The params of `questions/offer`, with the request's JSON copied as it was written.
-#[derive(Serialize)]
-struct Offer<'a> {
-    ask: &'a str,
-    request: &'a RawValue,
-}
-
 #[async_trait]
 impl Answerer for RemoteAnswerer {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
@@ -34,7 +25,7 @@ impl Answerer for RemoteAnswerer {
             return next.run().await;
         }
         let held = self.conn.hold(ask);
-        let offer = self.conn.offer(ask, Offer { ask: ask.id(), request: ask.request_json() });
+        let offer = self.conn.offer(ask);
         let reply = tokio::select! {
             biased;
             () = held.claimed() => Reply::Hold,

@@ -15,13 +15,16 @@ use tokio_util::task::TaskTracker;
 
 use super::connection::Conn;
 use super::frame::{next_frame, Frame};
-use super::methods;
 use super::outbox::Outbox;
+use super::protocol::{
+    AnswerParams, AnswerQuestion, Ask, Cancel, CancelParams, Empty, Enter, EnterParams, FromParams, Initialize,
+    InitializeParams, InitializeReply, Leave, Method, Notice, Pending, PendingReply, Register, RegisterReply,
+    Registration, Reject, RejectParams, Unregister, UnregisterParams,
+};
 use super::remote::RemoteAnswerer;
 use super::rpc::{self, Json, Message};
-use super::PROTOCOL_VERSION;
-use crate::model::{AgentRef, Answer, AskRequest, UserQuestionError};
-use crate::service::{Registration, Scope, UserQuestions};
+use crate::model::{AgentRef, AskRequest, UserQuestionError};
+use crate::service::{self, UserQuestions};
 
 /// Serves one connection until the client leaves or the server stops.
 pub(crate) async fn serve(stream: UnixStream, service: UserQuestions, stopping: CancellationToken) {
@@ -79,7 +82,7 @@ struct Session {
     /// Asks in progress from this client, by request id (as JSON text).
     asks: Arc<Mutex<HashMap<String, CancellationToken>>>,
     agents: Vec<AgentRef>,
-    answerers: HashMap<String, Registration>,
+    answerers: HashMap<String, service::Registration>,
 }
 
 type Outcome = Result<Value, Value>;
@@ -88,8 +91,14 @@ fn domain(e: UserQuestionError) -> Value {
     e.to_rpc()
 }
 
-fn bad_params(message: impl Into<String>) -> Value {
-    UserQuestionError::bad_request(message).to_rpc()
+/// Reads `M`'s params and serves them with `handle`, its reply written as the protocol says.
+fn serve_method<M: Method>(
+    params: &Map<String, Value>,
+    handle: impl FnOnce(M::Params) -> Result<M::Reply, UserQuestionError>,
+) -> Outcome {
+    let params = M::Params::from_params(params).map_err(domain)?;
+    let reply = handle(params).map_err(domain)?;
+    Ok(serde_json::to_value(reply).expect("a reply serializes"))
 }
 
 impl Session {
@@ -114,8 +123,10 @@ impl Session {
             }
             Ok(Message::Response { id, outcome }) => self.conn.on_reply(&id, outcome),
             Ok(Message::Notification { method, params }) => {
-                if self.initialized && method == methods::CANCEL {
-                    if let Some(id) = params.into_value().ok().as_ref().and_then(|p| p.get("id")) {
+                if self.initialized && method == Cancel::NAME {
+                    if let Some(CancelParams { id }) =
+                        params.into_value().ok().and_then(|p| serde_json::from_value(p).ok())
+                    {
                         if let Some(cancel) = self.asks.lock().unwrap().get(&id.to_string()) {
                             cancel.cancel();
                         }
@@ -132,86 +143,64 @@ impl Session {
 
     /// Handles a request; `None` when the reply is sent later (an ask).
     fn on_request(&mut self, id: &Value, method: &str, params: Json) -> Option<Outcome> {
-        if !self.initialized && method != methods::INITIALIZE {
+        if !self.initialized && method != Initialize::NAME {
             return Some(Err(json!({"code": rpc::NOT_INITIALIZED, "message": "not initialized"})));
         }
         // The hot path: an ask's params parsed straight into their type.
-        if method == methods::ASK {
+        if method == Ask::NAME {
             if let Some(request) = params.parse::<AskRequest>() {
-                return self.ask(id, Ok(request)).err().map(Err);
+                return self.ask(id, request).err().map(Err);
             }
         }
         let params = match params.into_value() {
             Ok(Value::Object(params)) => params,
-            Ok(_) => return Some(Err(bad_params("params must be an object"))),
+            Ok(_) => return Some(Err(domain(UserQuestionError::bad_request("params must be an object")))),
             Err(e) => return Some(Err(json!({"code": rpc::PARSE_ERROR, "message": format!("parse error: {e}")}))),
         };
         Some(match method {
-            methods::INITIALIZE => self.initialize(&params),
-            methods::ENTER => self.enter(&params),
-            methods::LEAVE => self.leave(&params),
-            methods::ASK => return self.ask(id, Err(params)).err().map(Err),
-            methods::REGISTER => self.register(&params),
-            methods::UNREGISTER => self.unregister(&params),
-            methods::ANSWER => self.answer(&params),
-            methods::REJECT => self.reject(&params),
-            methods::PENDING => Ok(json!({"pending": self.service.pending()})),
+            Initialize::NAME if self.initialized => {
+                Err(json!({"code": rpc::INVALID_REQUEST, "message": "already initialized"}))
+            }
+            Initialize::NAME => serve_method::<Initialize>(&params, |p| Ok(self.initialize(p))),
+            Enter::NAME => serve_method::<Enter>(&params, |p| self.enter(p)),
+            Leave::NAME => serve_method::<Leave>(&params, |agent| self.leave(agent)),
+            Ask::NAME => {
+                return match AskRequest::from_params(&params) {
+                    Ok(request) => self.ask(id, request).err().map(Err),
+                    Err(e) => Some(Err(domain(e))),
+                }
+            }
+            Register::NAME => serve_method::<Register>(&params, |r| Ok(self.register(r))),
+            Unregister::NAME => serve_method::<Unregister>(&params, |p| self.unregister(p)),
+            AnswerQuestion::NAME => serve_method::<AnswerQuestion>(&params, |p| self.answer(p)),
+            Reject::NAME => serve_method::<Reject>(&params, |p| self.reject(p)),
+            Pending::NAME => {
+                serve_method::<Pending>(&params, |Empty {}| Ok(PendingReply { pending: self.service.pending() }))
+            }
             _ => Err(json!({"code": rpc::METHOD_NOT_FOUND, "message": format!("method not found: {method}")})),
         })
     }
 
-    fn initialize(&mut self, params: &Map<String, Value>) -> Outcome {
-        if self.initialized {
-            return Err(json!({"code": rpc::INVALID_REQUEST, "message": "already initialized"}));
-        }
-        if params.get("protocolVersion").and_then(Value::as_u64) != Some(PROTOCOL_VERSION) {
-            let e = UserQuestionError::bad_request(format!(
-                "unsupported protocolVersion {}; this server speaks [1]",
-                params.get("protocolVersion").unwrap_or(&Value::Null)
-            ));
-            return Err(e.with_data("supported", json!([PROTOCOL_VERSION])).to_rpc());
-        }
+    fn initialize(&mut self, params: InitializeParams) -> InitializeReply {
         self.initialized = true;
-        self.client =
-            params.get("client").and_then(|c| c.get("name")).and_then(Value::as_str).unwrap_or_default().to_owned();
-        Ok(json!({
-            "protocolVersion": PROTOCOL_VERSION,
-            "server": {"name": "user-questions", "version": env!("CARGO_PKG_VERSION")}
-        }))
+        self.client = params.client.name;
+        InitializeReply::ours()
     }
 
-    fn enter(&mut self, params: &Map<String, Value>) -> Outcome {
-        let id = string(params, "id")?;
-        let owner = match params.get("owner").filter(|v| !v.is_null()) {
-            None => None,
-            Some(v) => Some(AgentRef::from_value(v, "owner").map_err(domain)?),
-        };
-        let depth = match params.get("delegationDepth").filter(|v| !v.is_null()) {
-            None => 0,
-            Some(v) => v
-                .as_u64()
-                .and_then(|d| u32::try_from(d).ok())
-                .ok_or_else(|| bad_params("delegationDepth must be a non-negative integer"))?,
-        };
-        let agent = self.service.enter_from(&self.client, &id, owner.as_ref(), depth).map_err(domain)?;
+    fn enter(&mut self, p: EnterParams) -> Result<AgentRef, UserQuestionError> {
+        let agent = self.service.enter_from(&self.client, &p.id, p.owner.as_ref(), p.delegation_depth)?;
         self.agents.push(agent.clone());
-        Ok(json!(agent))
+        Ok(agent)
     }
 
-    fn leave(&mut self, params: &Map<String, Value>) -> Outcome {
-        let agent = AgentRef::from_value(&Value::Object(params.clone()), "params").map_err(domain)?;
-        self.service.leave(&agent).map_err(domain)?;
+    fn leave(&mut self, agent: AgentRef) -> Result<Empty, UserQuestionError> {
+        self.service.leave(&agent)?;
         self.agents.retain(|a| a != &agent);
-        Ok(json!({}))
+        Ok(Empty {})
     }
 
-    /// Starts an ask in its own task; an error in its params is replied at once. The
-    /// params come parsed, or as a tree to read the slow way, naming what is wrong.
-    fn ask(&mut self, id: &Value, params: Result<AskRequest, Map<String, Value>>) -> Result<(), Value> {
-        let request = match params {
-            Ok(request) => request,
-            Err(params) => AskRequest::from_value(&Value::Object(params)).map_err(domain)?,
-        };
+    /// Starts an ask in its own task; an error in its request is replied at once.
+    fn ask(&mut self, id: &Value, request: AskRequest) -> Result<(), Value> {
         let key = id.to_string();
         let cancel = CancellationToken::new();
         let posted = self.service.post_from(Some(&self.client), request, cancel.clone()).map_err(domain)?;
@@ -225,44 +214,35 @@ impl Session {
         Ok(())
     }
 
-    fn register(&mut self, params: &Map<String, Value>) -> Outcome {
-        let name = string(params, "name")?;
-        let scope = Scope::from_value(params.get("scope")).map_err(domain)?;
-        let priority = match params.get("priority").filter(|v| !v.is_null()) {
-            None => 0,
-            Some(v) => v.as_i64().ok_or_else(|| bad_params("priority must be an integer"))?,
-        };
+    fn register(&mut self, r: Registration) -> RegisterReply {
         let registration =
-            self.service.register(&name, scope, priority, Arc::new(RemoteAnswerer { conn: self.conn.clone() }));
+            self.service.register(&r.name, r.scope, r.priority, Arc::new(RemoteAnswerer { conn: self.conn.clone() }));
         let id = format!("r{}", registration.id());
         self.answerers.insert(id.clone(), registration);
-        Ok(json!({"answerer": id}))
+        RegisterReply { answerer: id }
     }
 
-    fn unregister(&mut self, params: &Map<String, Value>) -> Outcome {
-        let id = string(params, "answerer")?;
-        let registration = self
-            .answerers
-            .remove(&id)
-            .ok_or_else(|| bad_params(format!("answerer {id:?} is not registered on this connection")))?;
+    fn unregister(&mut self, p: UnregisterParams) -> Result<Empty, UserQuestionError> {
+        let id = p.answerer;
+        let registration = self.answerers.remove(&id).ok_or_else(|| {
+            UserQuestionError::bad_request(format!("answerer {id:?} is not registered on this connection"))
+        })?;
         registration.remove();
-        Ok(json!({}))
+        Ok(Empty {})
     }
 
-    fn answer(&mut self, params: &Map<String, Value>) -> Outcome {
-        let ask = self.conn.held_ask(&string(params, "ask")?).map_err(domain)?;
-        let answer = params.get("answer").ok_or_else(|| bad_params("answer is missing"))?;
-        Answer::from_value(answer).and_then(|a| ask.answer(a)).map_err(domain)?;
+    fn answer(&mut self, p: AnswerParams) -> Result<Empty, UserQuestionError> {
+        let ask = self.conn.held_ask(&p.ask)?;
+        ask.answer(p.answer)?;
         self.conn.settled(ask.id());
-        Ok(json!({}))
+        Ok(Empty {})
     }
 
-    fn reject(&mut self, params: &Map<String, Value>) -> Outcome {
-        let (code, message) = (string(params, "code")?, string(params, "message")?);
-        let ask = self.conn.held_ask(&string(params, "ask")?).map_err(domain)?;
-        ask.reject(UserQuestionError::new(code, message)).map_err(domain)?;
+    fn reject(&mut self, p: RejectParams) -> Result<Empty, UserQuestionError> {
+        let ask = self.conn.held_ask(&p.ask)?;
+        ask.reject(UserQuestionError::new(p.code, p.message))?;
         self.conn.settled(ask.id());
-        Ok(json!({}))
+        Ok(Empty {})
     }
 
     /// The client is gone or the server stops: its asks are cancelled (after a stop
@@ -287,13 +267,5 @@ impl Session {
         if !stopping {
             self.conn.out.closed().cancel();
         }
-    }
-}
-
-fn string(params: &Map<String, Value>, key: &str) -> Result<String, Value> {
-    match params.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        None | Some(Value::Null) => Err(bad_params(format!("{key} is missing"))),
-        Some(_) => Err(bad_params(format!("{key} must be a string"))),
     }
 }

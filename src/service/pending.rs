@@ -6,19 +6,19 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::model::{Request, UserQuestionError};
 
 /// An ask as observers see it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PendingAsk {
     pub ask: String,
     pub request: Arc<Request>,
     /// The answerer holding the ask, `None` while it is being offered.
     pub answerer: Option<Arc<str>>,
-    #[serde(serialize_with = "rfc3339")]
+    #[serde(with = "rfc3339")]
     pub since: SystemTime,
 }
 
@@ -123,6 +123,18 @@ impl Pending {
     }
 }
 
-fn rfc3339<S: serde::Serializer>(t: &SystemTime, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(&humantime::format_rfc3339_millis(*t))
+/// A time as RFC 3339 text, to the millisecond.
+mod rfc3339 {
+    use std::time::SystemTime;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &SystemTime, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&humantime::format_rfc3339_millis(*t))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SystemTime, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(d)?;
+        humantime::parse_rfc3339_weak(&text).map_err(serde::de::Error::custom)
+    }
 }

@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use user_questions::agents::Agent;
 use user_questions::channel::client::{Client, ClientError};
+use user_questions::channel::protocol::{Empty, Pending};
 use user_questions::paths;
 
 /// Exit status when no server is listening (and when a second server finds one).
@@ -203,40 +204,35 @@ pub fn client_failure(e: &ClientError) -> ExitCode {
 async fn pending(socket: PathBuf, json: bool) -> ExitCode {
     let reply = async {
         let (client, _) = Client::connect(&socket, "userq pending").await?;
-        client.call(user_questions::channel::methods::PENDING, serde_json::json!({})).await
+        client.call::<Pending>(&Empty {}).await
     };
     let pending = match reply.await {
         Ok(p) => p,
         Err(e) => return client_failure(&e),
     };
     if json {
-        println!("{pending}");
+        println!("{}", serde_json::to_string(&pending).expect("the pending set serializes"));
         return ExitCode::SUCCESS;
     }
-    if pending["pending"].as_array().is_none_or(|p| p.is_empty()) {
+    if pending.pending.is_empty() {
         println!("{}", tr().tr("pending-none"));
     }
-    for p in pending["pending"].as_array().into_iter().flatten() {
-        let agent = match &p["request"]["agent"] {
-            serde_json::Value::Null => tr().tr("pending-no-agent"),
-            a => tr().tr_args(
+    let being_offered = tr().tr("pending-being-offered");
+    for p in &pending.pending {
+        let agent = match &p.request.agent {
+            None => tr().tr("pending-no-agent"),
+            Some(a) => tr().tr_args(
                 "pending-agent",
-                &[
-                    ("agent", a["id"].as_str().unwrap_or("?").into()),
-                    ("depth", a["delegationDepth"].as_u64().unwrap_or(0).into()),
-                ],
+                &[("agent", a.id.as_str().into()), ("depth", u64::from(a.delegation_depth).into())],
             ),
         };
-        let being_offered = tr().tr("pending-being-offered");
-        let holder = p["answerer"].as_str().unwrap_or(&being_offered);
-        let questions: Vec<&str> =
-            p["request"]["questions"].as_array().into_iter().flatten().filter_map(|q| q["question"].as_str()).collect();
+        let questions: Vec<&str> = p.request.questions.iter().map(|q| q.question.as_str()).collect();
         println!(
             "{}\t{}\t{}\t{}\t{}",
-            p["ask"].as_str().unwrap_or("?"),
-            p["since"].as_str().unwrap_or("?"),
+            p.ask,
+            humantime::format_rfc3339_millis(p.since),
             agent,
-            holder,
+            p.answerer.as_deref().unwrap_or(&being_offered),
             questions.join(" | ")
         );
     }

@@ -1,0 +1,37 @@
+//! `questions/reject`: end a held ask with an error (a person's dismissal is
+//! `ASK_CANCELLED`).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{string, Empty, FromParams, Method};
+use crate::model::UserQuestionError;
+
+pub struct Reject;
+
+impl Method for Reject {
+    const NAME: &'static str = "questions/reject";
+    type Params = RejectParams;
+    type Reply = Empty;
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RejectParams {
+    pub ask: String,
+    pub code: String,
+    pub message: String,
+}
+
+impl RejectParams {
+    /// Ends `ask` with `error`.
+    pub fn new(ask: &str, error: &UserQuestionError) -> Self {
+        Self { ask: ask.to_owned(), code: error.code().to_owned(), message: error.message().to_owned() }
+    }
+}
+
+impl FromParams for RejectParams {
+    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
+        let (code, message) = (string(params, "code")?, string(params, "message")?);
+        Ok(Self { ask: string(params, "ask")?, code, message })
+    }
+}
