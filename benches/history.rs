@@ -308,7 +308,7 @@ fn fold_figures() {
     let appended = t.elapsed();
     // A database with no journals beside it, so that opening it folds none.
     std::fs::create_dir(dir.path().join("db")).unwrap();
-    let conn = store::open_for_writing(&dir.path().join("db").join(history::FILE)).unwrap();
+    let conn = history::open_for_writing(&dir.path().join("db").join(history::FILE)).unwrap();
     let t = Instant::now();
     let folded = history::journal::fold(&conn, &dir.path().join("journal")).unwrap();
     let fold = t.elapsed();
@@ -343,7 +343,7 @@ fn file_figures() {
         }
     });
     let path = dir.path().join(history::FILE);
-    let conn = store::open_for_writing(&path).unwrap();
+    let conn = history::open_for_writing(&path).unwrap();
     // What the server's folder has not folded yet, as a reader would.
     history::journal::fold(&conn, &history::journal::dir_of(&path)).unwrap();
     assert_eq!(store::count(&conn).unwrap(), n as i64);
@@ -354,7 +354,7 @@ fn file_figures() {
     }
     let bytes = std::fs::metadata(&path).unwrap().len();
     println!("file: {bytes} bytes for {n} asks = {} bytes per recorded ask", bytes / n as u64);
-    let reader = store::open_for_reading(&path).unwrap();
+    let reader = history::open_for_reading(&path).unwrap();
     for (what, search, limit) in [
         ("a search matching one ask", "service 4242?", None),
         ("a search matching all, first 50", "pnpm", Some(50)),

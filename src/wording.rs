@@ -79,7 +79,7 @@ pub fn shown_title(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::permission;
+    use crate::agents::hook::permission;
     use crate::tool;
 
     #[test]

@@ -193,7 +193,7 @@ fn userq_hook_never_blocks_and_never_decides_on_its_own() {
     proptest!(config(48), |(input in input, agent in prop::sample::select(Agent::ALL.to_vec()))| {
         let out = rt.block_on(async {
             let mut hook = userq(&socket)
-                .args(["hook", agent.command_name()])
+                .args(["hook", agent.name])
                 .stdin(Stdio::piped())
                 .spawn()
                 .unwrap();

@@ -211,10 +211,10 @@ async fn gemini_turns_hooks_on_and_back_off() {
 #[test]
 fn every_agent_is_named_and_worded_in_every_language() {
     for agent in Agent::ALL {
-        assert_eq!(Agent::from_command_name(agent.command_name()), Some(agent));
+        assert_eq!(Agent::from_command_name(agent.name), Some(agent));
         for tag in ["en", "zh-CN"] {
             let ids = user_questions_i18n::ids(tag);
-            assert!(ids.iter().any(|id| id == agent.setup_done()), "{tag} has no {}", agent.setup_done());
+            assert!(ids.iter().any(|id| id == agent.setup_done), "{tag} has no {}", agent.setup_done);
         }
     }
 }

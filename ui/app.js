@@ -4,7 +4,7 @@
 // starts it: the words, the inbox (inbox.js, its forms in form.js), the views behind
 // the tabs (views.js), and the notices the app raises.
 
-import { EVENTS, invoke, on } from "./bridge.js";
+import { EVENTS, commands, on } from "./bridge.js";
 import { focusAsk, refresh, relabel, renewAfter } from "./inbox.js";
 import { byId } from "./dom.js";
 import { loadText, tr } from "./text.js";
@@ -25,7 +25,7 @@ function showHistoryProblem(why) {
 
 byId("language").addEventListener("change", (e) => {
   const lang = /** @type {HTMLSelectElement} */ (e.target).value;
-  invoke("set_language", { lang }).catch(() => loadText());
+  commands.setLanguage(lang).catch(() => loadText());
 });
 
 // The words come first: nothing the events bring is built or labelled before they are
@@ -62,7 +62,7 @@ const listening = Promise.all([
   await worded;
   await refresh();
   /** @type {Status} */
-  const status = await invoke("status");
+  const status = await commands.status();
   byId("dnd").hidden = !status.doNotDisturb;
   showHistoryProblem(status.historyProblem);
   renewAfter(status.renewAfter);

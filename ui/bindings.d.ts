@@ -280,4 +280,16 @@ historyProblem: HistoryProblem | null,
  */
 renewAfter: number, };
 
-type UiError = { code: string, message: string, };
+type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY";
+
+type UiError = { 
+/**
+ * One of [`ErrorCode`]'s (the page sees their union, `ErrorCode`).
+ */
+code: ErrorCode, message: string, };
+
+type Answer = { answers: Array<AnswerItem>, };
+
+type AnswerItem = { id: string, selected: Array<string>, custom?: string, };
+
+type RememberFor = "client" | "everyone";

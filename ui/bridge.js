@@ -1,10 +1,57 @@
 // @ts-check
-// The bridge to Rust: the window's commands (src-tauri/src/commands.rs) and the events
-// the app sends it, each event named once here (EVENTS), as the commands are in
-// src-tauri/src/command_names.rs. The window reaches Rust through nothing else.
+// The bridge to Rust: the window's commands (src-tauri/src/commands.rs), one typed
+// function each, and the events the app sends it, each named once here (EVENTS). The
+// commands are the list in src-tauri/src/command_names.rs, one call each below (a test
+// of the app holds the two together). The window reaches Rust through nothing else.
 
-export const { invoke } = window.__TAURI__.core;
+const { invoke } = window.__TAURI__.core;
 const { listen } = window.__TAURI__.event;
+
+/** Every command of the window; each rejects with a `UiError`. */
+export const commands = Object.freeze({
+  /** @returns {Promise<ListView>} */
+  listQuestions: () => invoke("list_questions"),
+  /**
+   * Answers an ask; with `remember`, the answer becomes a rule for the next same question.
+   * @param {string} ask @param {Answer} answer @param {RememberFor | null} remember
+   * @returns {Promise<void>}
+   */
+  answerQuestion: (ask, answer, remember) => invoke("answer_question", { ask, answer, remember }),
+  /** @param {string} ask @param {ReviewComment[]} comments @returns {Promise<void>} */
+  requestChanges: (ask, comments) => invoke("request_changes", { ask, comments }),
+  /**
+   * @param {string} ask @param {string} choice an approval's label, or Revise
+   * @param {PlanAnnotation[]} annotations @param {string} general
+   * @returns {Promise<void>}
+   */
+  reviewPlan: (ask, choice, annotations, general) => invoke("review_plan", { ask, choice, annotations, general }),
+  /** Keeps a pasted picture; its path. @param {Uint8Array} bytes @returns {Promise<string>} */
+  savePicture: (bytes) => invoke("save_picture", bytes),
+  /** @param {string} ask @returns {Promise<void>} */
+  dismissQuestion: (ask) => invoke("dismiss_question", { ask }),
+  /** @param {string} ask @param {Draft} draft @returns {Promise<void>} */
+  saveDraft: (ask, draft) => invoke("save_draft", { ask, draft }),
+  /** @returns {Promise<Status>} */
+  status: () => invoke("status"),
+  /** @returns {Promise<void>} */
+  hideWindow: () => invoke("hide_window"),
+  /** @returns {Promise<void>} */
+  renewPage: () => invoke("renew_page"),
+  /** @returns {Promise<UiText>} */
+  uiText: () => invoke("ui_text"),
+  /** @param {string} lang @returns {Promise<void>} */
+  setLanguage: (lang) => invoke("set_language", { lang }),
+  /** @param {string} search @param {number | null} before @returns {Promise<HistoryPage>} */
+  historyPage: (search, before) => invoke("history_page", { search, before }),
+  /** @returns {Promise<RuleView[]>} */
+  listRules: () => invoke("list_rules"),
+  /** @param {number} id @returns {Promise<void>} */
+  removeRule: (id) => invoke("remove_rule", { id }),
+  /** @returns {Promise<MachinesView>} */
+  relayStatus: () => invoke("relay_status"),
+  /** @returns {Promise<InviteView>} */
+  relayInvite: () => invoke("relay_invite"),
+});
 
 /** Every event the app sends the window (src-tauri/src/events.rs names them too). */
 export const EVENTS = Object.freeze({

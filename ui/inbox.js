@@ -5,7 +5,7 @@
 // survive moving between questions. Keys: j and k (or the arrows) move, 1-9 pick,
 // Enter sends, Escape hides the window.
 
-import { invoke } from "./bridge.js";
+import { commands } from "./bridge.js";
 import { byId, el, recycle } from "./dom.js";
 import { forget, formFor, saveDraft, saveDraftsNow, whenStale } from "./form.js";
 import { loadText } from "./text.js";
@@ -45,7 +45,7 @@ export function renewAfter(n) {
 function renew() {
   if (state.renewing) return;
   state.renewing = true;
-  invoke("renew_page").catch(() => location.reload());
+  commands.renewPage().catch(() => location.reload());
 }
 
 /** @param {GroupView} g @returns {HTMLElement} */
@@ -103,7 +103,7 @@ export function refresh() {
 whenStale(refresh);
 
 async function render() {
-  apply(/** @type {ListView} */ (await invoke("list_questions")));
+  apply(await commands.listQuestions());
 }
 
 /** @param {ListView} view */
@@ -195,7 +195,7 @@ function currentForm() {
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") {
     e.preventDefault();
-    invoke("hide_window");
+    commands.hideWindow();
     return;
   }
   const target = /** @type {HTMLElement} */ (e.target);
@@ -241,7 +241,7 @@ export async function relabel() {
   await saveDraftsNow(state.forms.values());
   await loadText();
   /** @type {ListView} */
-  const view = await invoke("list_questions");
+  const view = await commands.listQuestions();
   // Taken apart and built again in one go: the page is never seen empty.
   for (const form of state.forms.values()) forget(form);
   state.forms.clear();

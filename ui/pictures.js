@@ -5,7 +5,7 @@
 // naming its file for the agent to read, and a thumbnail shows beside it. The
 // thumbnail is the pasted blob itself; the page reads no file.
 
-import { invoke } from "./bridge.js";
+import { commands } from "./bridge.js";
 import { el } from "./dom.js";
 import { tr } from "./text.js";
 
@@ -21,7 +21,7 @@ async function keep(box, file) {
   const error = /** @type {HTMLElement | null} */ (form.querySelector(".error"));
   try {
     /** @type {string} */
-    const path = await invoke("save_picture", new Uint8Array(await file.arrayBuffer()));
+    const path = await commands.savePicture(new Uint8Array(await file.arrayBuffer()));
     const line = `[${tr("window-picture")}: ${path}]`;
     const at = box.selectionStart ?? box.value.length;
     box.value = `${box.value.slice(0, at)}${at > 0 && !box.value.slice(0, at).endsWith("\n") ? "\n" : ""}${line}\n${box.value.slice(at)}`;

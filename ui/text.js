@@ -3,7 +3,7 @@
 // through tr(), put on the page's static elements by loadText(); counts and other
 // worded values come already formatted in the list.
 
-import { invoke } from "./bridge.js";
+import { commands } from "./bridge.js";
 
 /** @type {UiText["messages"]} message id -> text in the person's language */
 let messages = {};
@@ -15,7 +15,7 @@ export const tr = (id) => messages[id] || id;
 // text, `data-tr-placeholder` for placeholders; fills the language picker.
 export async function loadText() {
   /** @type {UiText} */
-  const text = await invoke("ui_text");
+  const text = await commands.uiText();
   messages = text.messages;
   document.documentElement.lang = text.lang;
   for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-tr]")))

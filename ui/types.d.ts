@@ -17,3 +17,11 @@ interface Window {
     event: { listen<T = unknown>(event: string, handler: (e: { payload: T }) => void): Promise<() => void> };
   };
 }
+
+/** How one presentation of an ask builds its form (ui/form/): each question's body, the
+ * form's buttons, and what Enter sends. */
+interface FormPresentation {
+  body(view: ListedAsk, q: QuestionView, saved: Partial<QuestionDraft>, fs: HTMLFieldSetElement): void;
+  actions(form: HTMLFormElement, view: ListedAsk, actions: HTMLElement): void;
+  submit(form: HTMLFormElement, view: ListedAsk): unknown;
+}

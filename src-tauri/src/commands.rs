@@ -8,6 +8,7 @@ use tauri::{AppHandle, Emitter, Runtime, State};
 use crate::app_state::AppState;
 use crate::events;
 use user_questions::model::ErrorCode;
+use user_questions::Answer;
 use user_questions_i18n::Arg;
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::machines::{InviteView, MachinesView};
@@ -64,13 +65,13 @@ pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, l
 pub fn answer_question(
     state: State<'_, AppState>,
     ask: String,
-    answer: Value,
+    answer: Answer,
     remember: Option<RememberFor>,
 ) -> Result<(), UiError> {
     let held = state.inbox.ask(&ask)?;
-    state.inbox.answer(&ask, &answer)?;
-    if let (Some(whom), Some(path)) = (remember, state.history_file()) {
-        let answer = user_questions::Answer::from_value(&answer)?;
+    let kept = remember.is_some().then(|| answer.clone());
+    state.inbox.answer(&ask, answer)?;
+    if let (Some(whom), Some(path), Some(answer)) = (remember, state.history_file(), kept) {
         user_questions_window::history::remember(&path, &held, &answer, whom, &state.text())?;
     }
     Ok(())

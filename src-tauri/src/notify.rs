@@ -131,8 +131,11 @@ mod platform {
         };
         let state = app.state::<AppState>();
         let Some(view) = state.inbox.get(ask) else { return };
-        let answer = serde_json::json!({"answers": [{"id": view.questions[0].id, "selected": [label]}]});
-        if let Err(e) = state.inbox.answer(ask, &answer) {
+        let answer = user_questions::Answer::new(vec![user_questions::AnswerItem::selected(
+            &view.questions[0].id,
+            &[label.as_str()],
+        )]);
+        if let Err(e) = state.inbox.answer(ask, answer) {
             tracing::warn!("answer from the notification failed: {e}");
         }
     }

@@ -138,3 +138,26 @@ fn the_capability_grants_exactly_the_listed_commands() {
         .collect();
     assert_eq!(others, ["core:event:allow-listen", "core:event:allow-unlisten"], "nothing else is granted");
 }
+
+#[test]
+fn the_page_calls_each_listed_command_through_one_typed_function_of_its_bridge() {
+    let bridge = include_str!("../../ui/bridge.js");
+    for name in COMMAND_NAMES {
+        let calls = bridge.matches(&format!("invoke(\"{name}\"")).count();
+        assert_eq!(calls, 1, "ui/bridge.js calls {name} {calls} times, not once");
+    }
+    assert_eq!(bridge.matches("invoke(\"").count(), COMMAND_NAMES.len(), "ui/bridge.js calls a command not listed");
+    // Nothing else in the page reaches Rust but through the bridge.
+    let mut folders = vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../ui"))];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "js") && !path.ends_with("bridge.js") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                assert!(!text.contains("invoke"), "{} calls a command outside ui/bridge.js", path.display());
+            }
+        }
+    }
+}

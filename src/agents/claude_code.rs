@@ -5,10 +5,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::call::{text, Call, ToolNames};
-use super::permission::{self, Choice, Verdict};
+use super::hook::call::{text, Call, ToolNames};
+use super::hook::permission::{self, Choice, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 use crate::model::labels::APPROVE_EDITS;
 use crate::model::{Answer, Question};
 use crate::review::plan;
@@ -17,29 +17,20 @@ use user_questions_i18n::Text;
 
 pub struct ClaudeCode;
 
+/// Claude Code, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "claude-code",
+    display_name: "Claude Code",
+    program: "claude",
+    events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); Stop (a review of the changes, with setup --review-changes)",
+    setup_done: "setup-done-claude-code",
+    project_settings: true,
+    hooks: &ClaudeCode,
+};
+
 impl Integration for ClaudeCode {
-    fn name(&self) -> &'static str {
-        "claude-code"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn program(&self) -> &'static str {
-        "claude"
-    }
-
-    fn events(&self) -> &'static str {
-        "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); Stop (a review of the changes, with setup --review-changes)"
-    }
-
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         ask_from(hook, words)
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-claude-code"
     }
 
     /// `~/.claude/settings.json` (or the project's): every permission prompt (plan
@@ -61,10 +52,6 @@ impl Integration for ClaudeCode {
         let edit = JsonEdit { groups: &groups, ..Default::default() };
         Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())
     }
-
-    fn project_settings(&self) -> bool {
-        true
-    }
 }
 
 /// The ask of one hook input, in Claude Code's shapes (which other agents share).
@@ -85,7 +72,7 @@ pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookI
                 _ => None,
             })
         }
-        "Elicitation" => Ok(Some(super::elicitation::ask_from(hook, words)?)),
+        "Elicitation" => Ok(Some(super::hook::elicitation::ask_from(hook, words)?)),
         "Stop" => Ok(super::stop_review::ask_from(hook)),
         _ => Ok(None),
     }

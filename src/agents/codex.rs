@@ -11,37 +11,28 @@ use std::path::Path;
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
-use super::call::{text, Call};
-use super::patch;
-use super::permission::{self, Verdict};
+use super::hook::call::{text, Call};
+use super::hook::patch;
+use super::hook::permission::{self, Verdict};
 use super::setup::{handler, read, FileChange, JsonEdit, Setup, SetupError, Step, DAY_SECS, MCP_NAME};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 
 pub struct Codex;
 
+/// Codex, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "codex",
+    display_name: "Codex",
+    program: "codex",
+    events: "PermissionRequest",
+    setup_done: "setup-done-codex",
+    project_settings: false,
+    hooks: &Codex,
+};
+
 impl Integration for Codex {
-    fn name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Codex"
-    }
-
-    fn program(&self) -> &'static str {
-        "codex"
-    }
-
-    fn events(&self) -> &'static str {
-        "PermissionRequest"
-    }
-
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         ask_from(hook, words)
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-codex"
     }
 
     /// `$CODEX_HOME/hooks.json` for the hook, `config.toml` for the MCP server.

@@ -10,30 +10,25 @@
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
-use super::call::{text, Call, Replace};
-use super::permission::{self, Verdict};
+use super::hook::call::{text, Call, Replace};
+use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, Setup, SetupError, DAY_SECS};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 
 pub struct Copilot;
 
+/// GitHub Copilot CLI, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "copilot",
+    display_name: "GitHub Copilot CLI",
+    program: "copilot",
+    events: "permissionRequest",
+    setup_done: "setup-done-copilot",
+    project_settings: false,
+    hooks: &Copilot,
+};
+
 impl Integration for Copilot {
-    fn name(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GitHub Copilot CLI"
-    }
-
-    fn program(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn events(&self) -> &'static str {
-        "permissionRequest"
-    }
-
     /// Copilot's camelCase, in the names the rest of the hooks read.
     fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
         let value: Value = serde_json::from_str(input).map_err(|e| HookInputError::NotJson(e.to_string()))?;
@@ -70,10 +65,6 @@ impl Integration for Copilot {
             Verdict::Deny(message) => Some(json!({"behavior": "deny", "message": message})),
             Verdict::Choice(_) | Verdict::NoDecision => None,
         })))
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-copilot"
     }
 
     /// A hooks file of User Questions' own: `~/.copilot/hooks/user-questions.json`.

@@ -12,33 +12,28 @@
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
-use super::call::Call;
-use super::permission::{self, Verdict};
+use super::hook::call::Call;
+use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 
 pub struct Cursor;
+
+/// Cursor, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "cursor",
+    display_name: "Cursor",
+    program: "cursor-agent",
+    events: "beforeShellExecution, beforeMCPExecution",
+    setup_done: "setup-done-cursor",
+    project_settings: false,
+    hooks: &Cursor,
+};
 
 /// The events setup registers.
 const EVENTS: [&str; 2] = ["beforeShellExecution", "beforeMCPExecution"];
 
 impl Integration for Cursor {
-    fn name(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cursor"
-    }
-
-    fn program(&self) -> &'static str {
-        "cursor-agent"
-    }
-
-    fn events(&self) -> &'static str {
-        "beforeShellExecution, beforeMCPExecution"
-    }
-
     /// Cursor's fields in the names the rest of the hooks read: the conversation as
     /// the session, the first workspace root where `cwd` is empty or absent, and each
     /// event's call as a tool and its input.
@@ -88,10 +83,6 @@ impl Integration for Cursor {
             }
             Verdict::Choice(_) | Verdict::NoDecision => None,
         })))
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-cursor"
     }
 
     /// `~/.cursor/hooks.json`: a handler of ours in each event's list, a day to wait.

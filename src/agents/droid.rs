@@ -9,33 +9,28 @@
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
-use super::call::{text, Call, Replace};
-use super::permission::{self, Verdict};
+use super::hook::call::{text, Call, Replace};
+use super::hook::permission::{self, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 
 pub struct Droid;
+
+/// Factory Droid, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "droid",
+    display_name: "Factory Droid",
+    program: "droid",
+    events: "PreToolUse for Execute, Edit, Create and ApplyPatch, where Droid would ask",
+    setup_done: "setup-done-droid",
+    project_settings: false,
+    hooks: &Droid,
+};
 
 /// The tools setup sends here.
 pub const MATCHER: &str = "^(Execute|Edit|Create|ApplyPatch)$";
 
 impl Integration for Droid {
-    fn name(&self) -> &'static str {
-        "droid"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Factory Droid"
-    }
-
-    fn program(&self) -> &'static str {
-        "droid"
-    }
-
-    fn events(&self) -> &'static str {
-        "PreToolUse for Execute, Edit, Create and ApplyPatch, where Droid would ask"
-    }
-
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         if hook.event != "PreToolUse" {
             return Ok(None);
@@ -57,10 +52,6 @@ impl Integration for Droid {
             output["hookEventName"] = "PreToolUse".into();
             Some(json!({"hookSpecificOutput": output}))
         })))
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-droid"
     }
 
     /// `~/.factory/settings.json`'s `hooks` (its `hooks.json` wants the events at the

@@ -12,36 +12,27 @@
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
-use super::call::{Call, ToolNames};
-use super::permission::{self, Verdict};
+use super::hook::call::{Call, ToolNames};
+use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS, MCP_NAME};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 
 pub struct Gemini;
 
+/// Gemini CLI, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "gemini",
+    display_name: "Gemini CLI",
+    program: "gemini",
+    events: "BeforeTool",
+    setup_done: "setup-done-gemini",
+    project_settings: false,
+    hooks: &Gemini,
+};
+
 impl Integration for Gemini {
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn program(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn events(&self) -> &'static str {
-        "BeforeTool"
-    }
-
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         ask_from(hook, words)
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-gemini"
     }
 
     /// `~/.gemini/settings.json`: the BeforeTool hook (timeouts in milliseconds), the

@@ -4,17 +4,14 @@
 //! JSON the agent reads. `userq hook <agent>` carries the ask through the socket;
 //! [`setup`] writes the hooks into each agent's settings.
 
-pub mod call;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
 pub mod droid;
-pub mod elicitation;
 pub mod gemini;
+pub mod hook;
 pub mod opencode;
-pub mod patch;
-pub mod permission;
 pub mod qwen;
 pub mod setup;
 pub mod stop_review;
@@ -25,33 +22,18 @@ use crate::model::{Answer, Context, Question};
 use setup::{FileChange, Setup, SetupError};
 use user_questions_i18n::Text;
 
-/// Everything User Questions knows of one agent, in that agent's own file: its names,
-/// how its hook input becomes questions and the answer its decision, and the edits
-/// `userq setup` makes to its settings. A new agent is one file and one line in
-/// [`Agent::ALL`].
+/// How User Questions meets one agent at its hooks, in that agent's own file: how its
+/// hook input becomes questions and the answer its decision, and the edits `userq
+/// setup` makes to its settings. Its names are data, in the same file's [`Agent`].
 pub trait Integration: Sync {
-    /// The name on the command line (`userq hook <name>`, `userq setup <name>`).
-    fn name(&self) -> &'static str;
-    /// The agent's own name, as people know it; the ask's `context.source`.
-    fn display_name(&self) -> &'static str;
-    /// The hook events (and tools) it answers, for `userq hook --help`.
-    fn events(&self) -> &'static str;
-    /// The agent's own command, as `userq doctor` looks for it on `PATH`.
-    fn program(&self) -> &'static str;
     /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError>;
     /// The changes `setup` makes (or takes out) in the agent's settings.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError>;
-    /// The catalog message `userq setup` prints once done (it may name `$userq`).
-    fn setup_done(&self) -> &'static str;
     /// What the hook prints when it takes no decision (`why` says why); `None`: nothing,
     /// which most agents read as "ask in your own prompt".
     fn no_decision(&self, _why: &str) -> Option<Value> {
         None
-    }
-    /// Whether `userq setup --project` can write a project's settings instead.
-    fn project_settings(&self) -> bool {
-        false
     }
     /// Reads the hook's stdin: Claude Code's shape (`hook_event_name`, `tool_name`,
     /// `tool_input`, `cwd`, `session_id`) unless the agent says otherwise.
@@ -60,71 +42,61 @@ pub trait Integration: Sync {
     }
 }
 
-/// An agent whose hooks User Questions answers.
+/// An agent whose hooks User Questions answers: its names and what `userq` says of it,
+/// and its [`Integration`]. Each agent's file declares its own (`AGENT`); a new agent
+/// is one file and one line in [`Agent::ALL`].
 #[derive(Clone, Copy)]
-pub struct Agent(&'static dyn Integration);
+pub struct Agent {
+    /// The name on the command line (`userq hook <name>`, `userq setup <name>`).
+    pub name: &'static str,
+    /// The agent's own name, as people know it; the ask's `context.source`.
+    pub display_name: &'static str,
+    /// The agent's own command, as `userq doctor` looks for it on `PATH`.
+    pub program: &'static str,
+    /// The hook events (and tools) it answers, for `userq hook --help`.
+    pub events: &'static str,
+    /// The catalog message `userq setup` prints once done (it may name `$userq`).
+    pub setup_done: &'static str,
+    /// Whether `userq setup --project` can write a project's settings instead.
+    pub project_settings: bool,
+    hooks: &'static dyn Integration,
+}
 
 impl Agent {
     pub const ALL: [Agent; 8] = [
-        Agent(&claude_code::ClaudeCode),
-        Agent(&codex::Codex),
-        Agent(&gemini::Gemini),
-        Agent(&copilot::Copilot),
-        Agent(&qwen::Qwen),
-        Agent(&droid::Droid),
-        Agent(&cursor::Cursor),
-        Agent(&opencode::OpenCode),
+        claude_code::AGENT,
+        codex::AGENT,
+        gemini::AGENT,
+        copilot::AGENT,
+        qwen::AGENT,
+        droid::AGENT,
+        cursor::AGENT,
+        opencode::AGENT,
     ];
 
-    /// The name on the command line: `claude-code`, `codex`, `gemini`, ….
-    pub fn command_name(self) -> &'static str {
-        self.0.name()
-    }
-
-    /// The agent's own name, as people know it; the ask's `context.source`.
-    pub fn display_name(self) -> &'static str {
-        self.0.display_name()
-    }
-
     pub fn from_command_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.command_name() == name)
+        Self::ALL.into_iter().find(|a| a.name == name)
     }
 
     /// Every agent's command-line name, for help and errors: `claude-code, codex, …`.
     pub fn names() -> String {
-        Self::ALL.map(Agent::command_name).join(", ")
-    }
-
-    pub fn events(self) -> &'static str {
-        self.0.events()
-    }
-
-    pub fn program(self) -> &'static str {
-        self.0.program()
+        Self::ALL.map(|a| a.name).join(", ")
     }
 
     /// The hook's output when it takes no decision; `None`: print nothing.
     pub fn no_decision(self, why: &str) -> Option<Value> {
-        self.0.no_decision(why)
-    }
-
-    pub fn setup_done(self) -> &'static str {
-        self.0.setup_done()
-    }
-
-    pub fn project_settings(self) -> bool {
-        self.0.project_settings()
+        self.hooks.no_decision(why)
     }
 
     pub(crate) fn integration(self) -> &'static dyn Integration {
-        self.0
+        self.hooks
     }
 
     /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
     /// The questions are worded in `text`'s language; what the agent reads back is not.
     pub fn ask_from(self, input: &str, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
-        let hook = self.0.read(input)?;
-        let ask = self.0.ask_from(&hook, words)?;
+        let hook = self.hooks.read(input)?;
+        let ask = self.hooks.ask_from(&hook, words)?;
         Ok(ask.map(|mut ask| {
             ask.context = hook.context(self);
             ask
@@ -134,7 +106,7 @@ impl Agent {
 
 impl PartialEq for Agent {
     fn eq(&self, other: &Self) -> bool {
-        self.command_name() == other.command_name()
+        self.name == other.name
     }
 }
 
@@ -142,7 +114,7 @@ impl Eq for Agent {}
 
 impl std::fmt::Debug for Agent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.command_name())
+        f.write_str(self.name)
     }
 }
 
@@ -195,7 +167,7 @@ impl HookInput {
         Context {
             project: self.cwd().map(str::to_owned),
             session: self.text("session_id").map(str::to_owned),
-            source: Some(agent.display_name().to_owned()),
+            source: Some(agent.display_name.to_owned()),
             machine: None,
         }
     }

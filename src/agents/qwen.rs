@@ -6,12 +6,23 @@
 use serde_json::json;
 use user_questions_i18n::Text;
 
-use super::call::ToolNames;
 use super::claude_code::permission_request;
+use super::hook::call::ToolNames;
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{HookAsk, HookInput, HookInputError, Integration};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration};
 
 pub struct Qwen;
+
+/// Qwen Code, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "qwen",
+    display_name: "Qwen Code",
+    program: "qwen",
+    events: "PermissionRequest",
+    setup_done: "setup-done-qwen",
+    project_settings: false,
+    hooks: &Qwen,
+};
 
 /// Qwen Code's tools, by what they do.
 pub const TOOLS: ToolNames = ToolNames {
@@ -23,32 +34,12 @@ pub const TOOLS: ToolNames = ToolNames {
 };
 
 impl Integration for Qwen {
-    fn name(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Qwen Code"
-    }
-
-    fn program(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn events(&self) -> &'static str {
-        "PermissionRequest"
-    }
-
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         if hook.event != "PermissionRequest" {
             return Ok(None);
         }
         let (tool, input) = hook.tool()?;
         Ok(Some(permission_request(hook, tool, input, &TOOLS, words)))
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-qwen"
     }
 
     /// `~/.qwen/settings.json`: the PermissionRequest hook, its day written in

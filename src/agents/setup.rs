@@ -275,13 +275,13 @@ pub fn hook_command(userq: &Path, agent: Agent) -> String {
     let path = userq.display().to_string();
     let safe = path.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c));
     let path = if safe { path } else { format!("'{}'", path.replace('\'', r"'\''")) };
-    format!("{path} hook {}", agent.command_name())
+    format!("{path} hook {}", agent.name)
 }
 
 /// Whether a hook handler is one setup wrote for `agent`, wherever `userq` was then.
 fn is_ours(handler: &Value, agent: Agent) -> bool {
     let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
-    let Some(rest) = command.strip_suffix(&format!(" hook {}", agent.command_name())) else { return false };
+    let Some(rest) = command.strip_suffix(&format!(" hook {}", agent.name)) else { return false };
     let program = rest.trim().trim_matches('\'');
     Path::new(program).file_name().is_some_and(|n| n == "userq")
 }

@@ -63,7 +63,7 @@ mod tests {
     #[test]
     fn the_last_annotations_of_a_plan_by_its_session_and_they_go_with_the_history() {
         let dir = tempfile::tempdir().unwrap();
-        let conn = store::open_for_writing(&dir.path().join("h.sqlite3")).unwrap();
+        let conn = crate::history::open_for_writing(&dir.path().join("h.sqlite3")).unwrap();
         let note =
             |text: &str| Annotation { lines: (1, 1), quote: "Plan".into(), kind: Kind::Comment, text: text.into() };
         let s1 = Author { session: Some("s1".into()), agent: Some("a".into()) };

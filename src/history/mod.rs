@@ -25,6 +25,35 @@ use crate::{Scope, UserQuestions};
 /// The file's name in the data folder.
 pub const FILE: &str = "history.sqlite3";
 
+/// Opens (creating) the history for writing, its schema brought up to date and what the
+/// journals beside it hold folded in.
+pub fn open_for_writing(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+    let conn = store::open_unfolded(path)?;
+    fold_journals(&conn, path);
+    Ok(conn)
+}
+
+/// Opens the history to read it, with what the journals hold folded in first (when
+/// the file can be written), never creating it or changing its schema.
+pub fn open_for_reading(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+    if let Some(conn) = store::open_to_fold(path) {
+        fold_journals(&conn, path);
+    }
+    store::open_read_only(path)
+}
+
+/// Folds what the journals beside `path` hold and the file lacks (see [`journal`]); a
+/// fold that cannot be done now is done by the next.
+fn fold_journals(conn: &rusqlite::Connection, path: &Path) {
+    // A server folding at the same moment holds the lock a few milliseconds a time;
+    // a reader waits for it rather than read without the newest asks.
+    let _ = conn.busy_timeout(Duration::from_secs(5));
+    if let Err(e) = journal::fold(conn, &journal::dir_of(path)) {
+        tracing::warn!("history: folding the journals of {}: {e}", path.display());
+    }
+    let _ = conn.busy_timeout(Duration::from_millis(200));
+}
+
 /// How much history is kept: asks younger than `days`, and at most `max` of them.
 #[derive(Debug, Clone, Copy)]
 pub struct Retention {
@@ -144,7 +173,7 @@ fn retain_daily(path: PathBuf, retention: Retention) {
 /// Opens the file for writing; a file that is not a database, or is corrupt, is moved
 /// aside (`history.sqlite3.corrupt-<seconds>`) and a new one begun.
 fn open(path: &Path) -> Result<rusqlite::Connection, String> {
-    match store::open_for_writing(path) {
+    match open_for_writing(path) {
         Ok(c) => Ok(c),
         Err(e) if is_corrupt(&e) => {
             let stamp = SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
@@ -158,7 +187,7 @@ fn open(path: &Path) -> Result<rusqlite::Connection, String> {
                 path.display(),
                 aside.display()
             );
-            store::open_for_writing(path).map_err(|e| e.to_string())
+            open_for_writing(path).map_err(|e| e.to_string())
         }
         Err(e) => Err(e.to_string()),
     }

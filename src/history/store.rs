@@ -78,8 +78,10 @@ pub fn time_of(nanos: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_nanos(nanos.max(0) as u64)
 }
 
-/// Opens (creating) the history for writing and brings its schema up to date.
-pub fn open_for_writing(path: &Path) -> rusqlite::Result<Connection> {
+/// Opens (creating) the history for writing and brings its schema up to date; what
+/// the journals hold is folded in by [`super::open_for_writing`], the door every reader
+/// and writer uses.
+pub(super) fn open_unfolded(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_millis(200))?;
     // WAL: readers never block the writer; NORMAL: a commit survives the process
@@ -90,31 +92,19 @@ pub fn open_for_writing(path: &Path) -> rusqlite::Result<Connection> {
     // never in a commit.
     conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     migrate(&conn)?;
-    fold_journals(&conn, path);
     Ok(conn)
 }
 
-/// Folds what the journals beside `path` hold and the file lacks (see
-/// [`super::journal`]); a fold that cannot be done now is done by the next.
-fn fold_journals(conn: &Connection, path: &Path) {
-    // A server folding at the same moment holds the lock a few milliseconds a time;
-    // a reader waits for it rather than read without the newest asks.
-    let _ = conn.busy_timeout(Duration::from_secs(5));
-    if let Err(e) = super::journal::fold(conn, &super::journal::dir_of(path)) {
-        tracing::warn!("history: folding the journals of {}: {e}", path.display());
-    }
-    let _ = conn.busy_timeout(Duration::from_millis(200));
+/// The history opened to fold the journals into it before a read: when it can be
+/// written and its schema is this build's.
+pub(super) fn open_to_fold(path: &Path) -> Option<Connection> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE).ok()?;
+    let _ = conn.busy_timeout(Duration::from_millis(500));
+    version(&conn).is_ok_and(|v| v == VERSION).then_some(conn)
 }
 
-/// Opens the history to read it, with what the journals hold folded in first (when
-/// the file can be written), never creating it or changing its schema.
-pub fn open_for_reading(path: &Path) -> rusqlite::Result<Connection> {
-    if let Ok(conn) = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE) {
-        let _ = conn.busy_timeout(Duration::from_millis(500));
-        if version(&conn).is_ok_and(|v| v == VERSION) {
-            fold_journals(&conn, path);
-        }
-    }
+/// Opens the history read-only, never creating it or changing its schema.
+pub(super) fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     conn.busy_timeout(Duration::from_millis(500))?;
     let version = version(&conn)?;

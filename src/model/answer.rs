@@ -10,15 +10,18 @@ use super::{Question, UserQuestionError};
 
 /// One question's answer. `custom` is omitted when absent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AnswerItem {
     pub id: String,
     pub selected: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub custom: Option<String>,
 }
 
 /// `{answers: [{id, selected, custom?}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Answer {
     pub answers: Vec<AnswerItem>,
 }

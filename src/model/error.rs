@@ -60,6 +60,31 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, for what lists them (the window's generated union of codes).
+    pub const ALL: [ErrorCode; 21] = [
+        Self::EmptyQuestions,
+        Self::BadIntent,
+        Self::NoProvider,
+        Self::AskAborted,
+        Self::CallerNotLive,
+        Self::DelegatedCaller,
+        Self::BadRequest,
+        Self::BadAnswer,
+        Self::NotPending,
+        Self::AgentLive,
+        Self::ShuttingDown,
+        Self::AskCancelled,
+        Self::BadReply,
+        Self::ServerGone,
+        Self::NoServer,
+        Self::TooManyConnections,
+        Self::BadLanguage,
+        Self::History,
+        Self::NoSuchRule,
+        Self::BadPicture,
+        Self::Relay,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::EmptyQuestions => "EMPTY_QUESTIONS",

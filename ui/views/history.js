@@ -4,7 +4,7 @@
 //
 // State it owns: `next`, where the next page starts (null on the last).
 
-import { invoke } from "../bridge.js";
+import { commands } from "../bridge.js";
 import { byId, el } from "../dom.js";
 import { tr } from "../text.js";
 
@@ -15,8 +15,7 @@ let next = null;
 async function loadHistory(more) {
   const list = byId("history-list");
   const search = /** @type {HTMLInputElement} */ (byId("history-search")).value;
-  /** @type {HistoryPage} */
-  const page = await invoke("history_page", { search, before: more ? next : null });
+  const page = await commands.historyPage(search, more ? next : null);
   if (!more) list.replaceChildren();
   for (const item of page.items) list.append(historyNode(item));
   next = page.next;

@@ -4,7 +4,7 @@
 // one more as a code and a QR code. It owns one piece of state: `shown`, the number of
 // the latest load, so a slow answer from the broker never paints over a newer one.
 
-import { invoke } from "../bridge.js";
+import { commands } from "../bridge.js";
 import { byId, el } from "../dom.js";
 import { tr } from "../text.js";
 
@@ -18,7 +18,7 @@ async function load() {
   /** @type {MachinesView} */
   let circle;
   try {
-    circle = await invoke("relay_status");
+    circle = await commands.relayStatus();
   } catch (e) {
     if (mine === shown) connection.textContent = /** @type {UiError} */ (e).message;
     return;
@@ -44,7 +44,7 @@ async function invite() {
   const box = byId("machines-invite-box");
   try {
     /** @type {InviteView} */
-    const made = await invoke("relay_invite");
+    const made = await commands.relayInvite();
     box.replaceChildren(
       el("img", { class: "qr", src: made.qr, alt: "" }),
       el("code", { class: "invite-code", text: made.code }),

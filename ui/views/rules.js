@@ -2,13 +2,13 @@
 // The Remembered view: the rules that answer at once, with their uses; each can be
 // forgotten. It owns no state: the list is read again each time it is shown.
 
-import { invoke } from "../bridge.js";
+import { commands } from "../bridge.js";
 import { byId, el } from "../dom.js";
 import { tr } from "../text.js";
 
 async function loadRules() {
   /** @type {RuleView[]} */
-  const rules = await invoke("list_rules");
+  const rules = await commands.listRules();
   const list = byId("rules-list");
   list.replaceChildren(
     ...rules.map((r) =>
@@ -26,7 +26,7 @@ async function loadRules() {
             type: "button",
             class: "dismiss",
             text: tr("window-rules-forget"),
-            onclick: () => invoke("remove_rule", { id: r.id }).then(loadRules, loadRules),
+            onclick: () => commands.removeRule(r.id).then(loadRules, loadRules),
           }),
         ),
       ),

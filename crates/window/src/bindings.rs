@@ -6,18 +6,24 @@
 use ts_rs::TS;
 
 use crate::error::UiError;
-use crate::history::{HistoryItem, HistoryPage, RuleView};
+use crate::history::{HistoryItem, HistoryPage, RememberFor, RuleView};
 use crate::inbox::{AgentView, AskView, Presentation, QuestionView};
 use crate::list::{GroupView, ListView, ListedAsk};
 use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::page::{HistoryProblem, Status, UiText};
 use crate::revision::Revision;
 use user_questions::history::store::Rule;
-use user_questions::model::{Context, Intent, QuestionOption};
+use user_questions::model::{Answer, AnswerItem, Context, ErrorCode, Intent, QuestionOption};
 use user_questions::review::diff::{Change, File, Hunk, Line};
 use user_questions::review::feedback::Comment;
 use user_questions::review::plan::{Annotation, Kind, Status as AnnotationStatus};
 use user_questions_i18n::Language;
+
+/// Every code a command's error may carry, as one union the page compares with.
+fn error_codes() -> String {
+    let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| format!("\"{}\"", c.as_str())).collect();
+    format!("type ErrorCode = {};", codes.join(" | "))
+}
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui/bindings.d.ts");
 
@@ -54,7 +60,11 @@ fn declarations() -> String {
         UiText::decl(),
         HistoryProblem::decl(),
         Status::decl(),
+        error_codes(),
         UiError::decl(),
+        Answer::decl(),
+        AnswerItem::decl(),
+        RememberFor::decl(),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by crates/window/src/bindings.rs (ts-rs): do not edit.\n\

@@ -10,6 +10,8 @@ use user_questions::model::{ErrorCode, UserQuestionError};
 #[error("{message}")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct UiError {
+    /// One of [`ErrorCode`]'s (the page sees their union, `ErrorCode`).
+    #[cfg_attr(test, ts(type = "ErrorCode"))]
     pub code: String,
     pub message: String,
 }

@@ -60,7 +60,7 @@ pub fn page(path: &Path, search: Option<String>, before: Option<i64>, text: &Tex
     if !path.exists() {
         return Ok(HistoryPage { items: Vec::new(), next: None });
     }
-    let conn = store::open_for_reading(path).map_err(failed(text))?;
+    let conn = user_questions::history::open_for_reading(path).map_err(failed(text))?;
     let query = Query { search, before_ask: before, limit: Some(PAGE + 1), ..Default::default() };
     let mut entries = store::list(&conn, &query).map_err(failed(text))?;
     let next = (entries.len() as u64 > PAGE).then(|| {
@@ -120,7 +120,8 @@ pub fn rules(path: &Path, text: &Text) -> Result<Vec<RuleView>, UiError> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let rules = store::rules(&store::open_for_reading(path).map_err(failed(text))?).map_err(failed(text))?;
+    let rules =
+        store::rules(&user_questions::history::open_for_reading(path).map_err(failed(text))?).map_err(failed(text))?;
     Ok(rules
         .into_iter()
         .map(|rule| RuleView {
@@ -132,7 +133,7 @@ pub fn rules(path: &Path, text: &Text) -> Result<Vec<RuleView>, UiError> {
 }
 
 pub fn remove_rule(path: &Path, id: i64, text: &Text) -> Result<(), UiError> {
-    let conn = store::open_for_writing(path).map_err(failed(text))?;
+    let conn = user_questions::history::open_for_writing(path).map_err(failed(text))?;
     match store::remove_rule(&conn, id).map_err(failed(text))? {
         true => Ok(()),
         false => Err(UiError::new(
@@ -145,6 +146,7 @@ pub fn remove_rule(path: &Path, id: i64, text: &Text) -> Result<(), UiError> {
 /// Whom a remembered answer is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum RememberFor {
     /// Asks from the same client only.
     Client,
@@ -186,6 +188,6 @@ pub fn remember(
         RememberFor::Client => ask.client().map(str::to_owned),
         RememberFor::Everyone => None,
     };
-    let conn = store::open_for_writing(path).map_err(failed(text))?;
+    let conn = user_questions::history::open_for_writing(path).map_err(failed(text))?;
     store::add_rule(&conn, &q.question, label, client.as_deref(), q.detail.as_deref()).map(Some).map_err(failed(text))
 }

@@ -10,11 +10,11 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
-use user_questions::history::{annotations as history_annotations, store};
+use user_questions::history::annotations as history_annotations;
 use user_questions::model::{labels, AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
 use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{diff, feedback, feedback::Comment};
-use user_questions::{Answer, Answerer, Ask, Next};
+use user_questions::{Answer, AnswerItem, Answerer, Ask, Next};
 
 use crate::error::UiError;
 use crate::markdown;
@@ -255,8 +255,7 @@ impl Inbox {
     }
 
     /// Answers an ask; a misfit comes back as `BAD_ANSWER` and the ask stays.
-    pub fn answer(&self, id: &str, answer: &Value) -> Result<(), UiError> {
-        let answer = Answer::from_value(answer)?;
+    pub fn answer(&self, id: &str, answer: Answer) -> Result<(), UiError> {
         self.ask(id)?.answer(answer)?;
         self.drafts.lock().unwrap().remove(id);
         Ok(())
@@ -269,7 +268,7 @@ impl Inbox {
         let files = view.review.unwrap_or_default();
         let text = feedback::text(&files, comments);
         let question = view.questions.first().map(|q| q.id.clone()).unwrap_or_default();
-        self.answer(id, &serde_json::json!({"answers": [{"id": question, "selected": [], "custom": text}]}))
+        self.answer(id, Answer::new(vec![AnswerItem::custom(question, text)]))
     }
 
     /// Sends a plan's review: `choice` (Revise, or one of its approvals), with the
@@ -287,23 +286,22 @@ impl Inbox {
         let request = ask.request();
         let question = request.questions.first().ok_or_else(|| UiError::from(UserQuestionError::not_pending(id)))?;
         if !question.has_option(choice) {
-            let answer = serde_json::json!({"answers": [{"id": question.id, "selected": [choice]}]});
-            return self.answer(id, &answer);
+            return self.answer(id, Answer::new(vec![AnswerItem::selected(&question.id, &[choice])]));
         }
         let approve = (choice != labels::REVISE).then_some(choice);
         let item = match plan::feedback(approve, annotations, general) {
-            Some(text) => serde_json::json!({"id": question.id, "selected": [], "custom": text}),
-            None => serde_json::json!({"id": question.id, "selected": [approve.unwrap_or_default()]}),
+            Some(text) => AnswerItem::custom(&question.id, text),
+            None => AnswerItem::selected(&question.id, &[approve.unwrap_or_default()]),
         };
         let history = self.history.lock().unwrap().clone();
         if let (Some(path), Some(plan), false) = (history, question.detail.as_deref(), annotations.is_empty()) {
             // The review goes to the agent whether or not the history keeps it.
-            if let Ok(conn) = store::open_for_writing(&path) {
+            if let Ok(conn) = user_questions::history::open_for_writing(&path) {
                 let author = crate::revision::author(request);
                 let _ = history_annotations::add(&conn, &author, plan, annotations, std::time::SystemTime::now());
             }
         }
-        self.answer(id, &serde_json::json!({"answers": [item]}))
+        self.answer(id, Answer::new(vec![item]))
     }
 
     /// The person declines: the asker gets `ASK_CANCELLED`.
@@ -389,12 +387,12 @@ mod tests {
         let id = list[0].ask.clone();
         inbox.save_draft(&id, json!({"go": {"selected": ["No"]}})).unwrap();
         assert_eq!(inbox.list()[0].draft, Some(json!({"go": {"selected": ["No"]}})));
-        let e = inbox.answer(&id, &json!({"answers": [{"id": "go", "selected": ["Maybe"]}]})).unwrap_err();
+        let e = inbox.answer(&id, Answer::new(vec![AnswerItem::selected("go", &["Maybe"])])).unwrap_err();
         assert_eq!(e.code, "BAD_ANSWER");
-        inbox.answer(&id, &json!({"answers": [{"id": "go", "selected": ["Yes"]}]})).unwrap();
+        inbox.answer(&id, Answer::new(vec![AnswerItem::selected("go", &["Yes"])])).unwrap();
         assert_eq!(asking.await.unwrap().unwrap().answers[0].selected, ["Yes"]);
         assert!(inbox.is_empty());
-        assert_eq!(inbox.answer(&id, &json!({"answers": []})).unwrap_err().code, "NOT_PENDING");
+        assert_eq!(inbox.answer(&id, Answer::new(vec![])).unwrap_err().code, "NOT_PENDING");
     }
 
     #[tokio::test]

@@ -54,7 +54,7 @@ pub fn previous(history: &Path, request: &Request) -> Option<Revision> {
     if session.is_none() && agent.is_none() {
         return None;
     }
-    let conn = store::open_for_reading(history).ok()?;
+    let conn = user_questions::history::open_for_reading(history).ok()?;
     let query = Query { agent: session.is_none().then_some(agent).flatten(), limit: Some(200), ..Default::default() };
     let earlier = store::list(&conn, &query).ok()?.into_iter().find(|e| {
         e.outcome.is_some()
@@ -134,7 +134,7 @@ mod tests {
         // Annotations made on the first version: one on a line the second changed
         // (addressed), one on a line it kept (open, where it is now).
         let history_file = dir.path().join(history::FILE);
-        let conn = store::open_for_writing(&history_file).unwrap();
+        let conn = user_questions::history::open_for_writing(&history_file).unwrap();
         let note = |lines, quote: &str| review_plan::Annotation {
             lines,
             quote: quote.into(),

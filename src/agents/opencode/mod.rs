@@ -12,35 +12,30 @@
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
-use super::call::{shown_path, text, Call};
-use super::permission::{self, Choice, Verdict};
+use super::hook::call::{shown_path, text, Call};
+use super::hook::permission::{self, Choice, Verdict};
 use super::setup::{FileChange, Setup, SetupError};
-use super::{HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
 use crate::model::{Answer, Question};
 use crate::review::shown::fenced;
 
 pub struct OpenCode;
 
+/// OpenCode, as `userq` names and finds it.
+pub const AGENT: Agent = Agent {
+    name: "opencode",
+    display_name: "OpenCode",
+    program: "opencode",
+    events: "permission.asked, question.asked (from the plugin setup writes)",
+    setup_done: "setup-done-opencode",
+    project_settings: false,
+    hooks: &OpenCode,
+};
+
 /// The plugin, with `__USERQ__` standing for `userq`'s path as a JS string.
 const PLUGIN: &str = include_str!("plugin.js");
 
 impl Integration for OpenCode {
-    fn name(&self) -> &'static str {
-        "opencode"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "OpenCode"
-    }
-
-    fn program(&self) -> &'static str {
-        "opencode"
-    }
-
-    fn events(&self) -> &'static str {
-        "permission.asked, question.asked (from the plugin setup writes)"
-    }
-
     /// The event's properties, with OpenCode's names for the session and folder in
     /// the names the rest of the hooks read.
     fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
@@ -59,10 +54,6 @@ impl Integration for OpenCode {
             "question.asked" => Ok(question_asked(hook)),
             _ => Ok(None),
         }
-    }
-
-    fn setup_done(&self) -> &'static str {
-        "setup-done-opencode"
     }
 
     /// `~/.config/opencode/plugins/user-questions.js` (under `$XDG_CONFIG_HOME` when set).

@@ -97,7 +97,7 @@ pub fn run(args: HistoryArgs) -> ExitCode {
         Err(code) => return code,
     };
     if args.clear {
-        let conn = match store::open_for_writing(&path) {
+        let conn = match user_questions::history::open_for_writing(&path) {
             Ok(c) => c,
             Err(e) => return failed(&path, &e),
         };
@@ -115,7 +115,7 @@ pub fn run(args: HistoryArgs) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let conn = match store::open_for_reading(&path) {
+    let conn = match user_questions::history::open_for_reading(&path) {
         Ok(c) => c,
         Err(e) => return failed(&path, &e),
     };
@@ -204,7 +204,7 @@ pub fn rules(command: RulesCommand) -> ExitCode {
             return failed(&path, &e);
         }
     }
-    let conn = match store::open_for_writing(&path) {
+    let conn = match user_questions::history::open_for_writing(&path) {
         Ok(c) => c,
         Err(e) => return failed(&path, &e),
     };

@@ -20,7 +20,7 @@ use user_questions::channel::client::ClientError;
 use user_questions::ErrorCode;
 
 pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
-    let name = format!("userq hook {}", agent.command_name());
+    let name = format!("userq hook {}", agent.name);
     let mut input = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut input) {
         return crate::fail(1, &format!("{name}: cannot read the hook input: {e}"));
@@ -34,9 +34,8 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         }
     };
     let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
-    let id =
-        format!("{}-{session}-{}-{:06x}", agent.command_name(), std::process::id(), rand::random::<u32>() & 0xff_ffff);
-    let asker = Asker::new(socket, agent.display_name(), Some(AgentSpec { id, delegation_depth: 0 }))
+    let id = format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff);
+    let asker = Asker::new(socket, agent.display_name, Some(AgentSpec { id, delegation_depth: 0 }))
         .with_context(ask.context.clone());
     if let Err(e) = asker.connect().await {
         return no_decision(agent, &name, &e);

@@ -117,7 +117,7 @@ its PATH). Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 the first forward fail
 
 /// `userq hook --help`'s list of agents and the events each answers.
 fn hook_help() -> String {
-    let agents: Vec<String> = Agent::ALL.iter().map(|a| format!("{} ({})", a.command_name(), a.events())).collect();
+    let agents: Vec<String> = Agent::ALL.iter().map(|a| format!("{} ({})", a.name, a.events)).collect();
     format!(
         "Agents: {}. Exit status 0 with no output means no decision (no server, dismissed, or an event this \
 hook leaves alone); 1 the input is not the agent's hook JSON.",

@@ -32,8 +32,8 @@ pub struct SetupArgs {
 
 pub fn run(args: SetupArgs) -> ExitCode {
     let t = tr();
-    if args.project && !args.agent.project_settings() {
-        return crate::fail(2, &t.tr_args("setup-project-only", &[("agent", args.agent.command_name().into())]));
+    if args.project && !args.agent.project_settings {
+        return crate::fail(2, &t.tr_args("setup-project-only", &[("agent", args.agent.name.into())]));
     }
     let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from) else {
         return crate::fail(1, &t.tr("setup-no-home"));
@@ -47,8 +47,8 @@ pub fn run(args: SetupArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return crate::fail(1, &t.tr_args("setup-no-cwd", &[("error", (&error(&e)).into())])),
     };
-    if args.review_changes && args.agent.command_name() != "claude-code" {
-        return crate::fail(2, &t.tr_args("setup-review-only", &[("agent", args.agent.command_name().into())]));
+    if args.review_changes && args.agent.name != "claude-code" {
+        return crate::fail(2, &t.tr_args("setup-review-only", &[("agent", args.agent.name.into())]));
     }
     let setup = Setup {
         agent: args.agent,
@@ -65,7 +65,7 @@ pub fn run(args: SetupArgs) -> ExitCode {
     let dry = if args.dry_run { "yes" } else { "no" };
     if changes.is_empty() {
         let removing = if args.remove { "yes" } else { "no" };
-        let agent = args.agent.display_name();
+        let agent = args.agent.display_name;
         println!("{}", t.tr_args("setup-nothing-to-change", &[("agent", agent.into()), ("removing", removing.into())]));
     }
     for change in &changes {
@@ -84,7 +84,7 @@ pub fn run(args: SetupArgs) -> ExitCode {
     }
     if !args.remove && !args.dry_run && !changes.is_empty() {
         let userq = userq.display().to_string();
-        println!("{}", t.tr_args(args.agent.setup_done(), &[("userq", (&userq).into())]));
+        println!("{}", t.tr_args(args.agent.setup_done, &[("userq", (&userq).into())]));
     }
     ExitCode::SUCCESS
 }

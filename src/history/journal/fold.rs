@@ -277,7 +277,7 @@ mod tests {
         let n = journal.next_n();
         let ask = AskRef { asked_at: store::nanos(now), seq: 3, request: &request };
         journal.record(&EntryRef::Begin { n, ask });
-        let conn = store::open_for_writing(&dir.path().join("history.sqlite3")).unwrap();
+        let conn = crate::history::open_for_writing(&dir.path().join("history.sqlite3")).unwrap();
         assert_eq!(fold(&conn, &journals).unwrap(), 0, "opening the file folded them already");
         assert_eq!(store::count(&conn).unwrap(), 4);
         let pending: Option<String> =

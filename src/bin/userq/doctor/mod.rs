@@ -69,7 +69,7 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
     let mut agents = Vec::new();
     let mut lines = Vec::new();
     for agent in Agent::ALL {
-        let found = on_path(agent.program());
+        let found = on_path(agent.program);
         let (hooks, detail) = hooks(agent, &home, &userq);
         if found.is_none() && hooks == Hooks::Absent {
             continue;
@@ -79,15 +79,14 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
             None => None,
         };
         wrong |= matches!(hooks, Hooks::Stale | Hooks::Unreadable);
-        let name = agent.display_name();
+        let name = agent.display_name;
         let shown_version = version.clone().unwrap_or_else(|| t.tr("doctor-not-found"));
-        let mut state =
-            t.tr_args(hooks.message(), &[("agent", agent.command_name().into()), ("detail", (&detail).into())]);
+        let mut state = t.tr_args(hooks.message(), &[("agent", agent.name.into()), ("detail", (&detail).into())]);
         let mut report = json!({
-            "agent": agent.command_name(), "found": found.is_some(), "version": version,
+            "agent": agent.name, "found": found.is_some(), "version": version,
             "hooks": hooks.name(), "detail": detail,
         });
-        if let (Some(program), Hooks::Current, "codex") = (&found, hooks, agent.command_name()) {
+        if let (Some(program), Hooks::Current, "codex") = (&found, hooks, agent.name) {
             let setup = Setup {
                 agent,
                 home: home.clone(),

@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn a_patch_is_each_files_diff() {
-        let files = crate::agents::patch::parse(
+        let files = crate::agents::hook::patch::parse(
             "*** Begin Patch\n*** Add File: /p/new.txt\n+hello\n*** Update File: /p/a.txt\n@@\n-old\n+new\n*** End Patch",
         )
         .unwrap();

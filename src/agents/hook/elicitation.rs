@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
-use super::{HookAsk, HookInput, HookInputError, Next};
+use crate::agents::{HookAsk, HookInput, HookInputError, Next};
 use crate::elicitation::{url_question, web_page, Form, Problem};
 use crate::model::labels::OPEN;
 use crate::model::Answer;
