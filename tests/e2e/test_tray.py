@@ -104,7 +104,9 @@ def test_start_at_login_writes_and_removes_the_autostart_entry(tmp_path):
         tray.click("Start at login")
         wait_for(entry.exists, "the autostart entry")
         text = entry.read_text()
-        assert f"Exec={APP} --background" in text or f'Exec="{APP}" --background' in text, text
+        # The app names itself as the system finds it (a target folder may be a link).
+        app = os.path.realpath(APP)
+        assert f"Exec={app} --background" in text or f'Exec="{app}" --background' in text, text
         wait_for(lambda: dict((l, t) for _, l, t in tray.menu())["Start at login"] == 1, "the item to be checked")
         tray.click("Start at login")
         wait_for(lambda: not entry.exists(), "the autostart entry to be removed")
