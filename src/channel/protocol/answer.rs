@@ -3,16 +3,10 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{string, Empty, FromParams, Method};
+use super::{string, Empty, FromParams};
 use crate::model::{Answer, UserQuestionError};
 
-pub struct AnswerQuestion;
-
-impl Method for AnswerQuestion {
-    const NAME: &'static str = "questions/answer";
-    type Params = AnswerParams;
-    type Reply = Empty;
-}
+method!(AnswerQuestion = "questions/answer", AnswerParams => Empty);
 
 #[derive(Debug, Clone, Serialize)]
 pub struct AnswerParams {

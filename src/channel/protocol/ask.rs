@@ -4,16 +4,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{FromParams, Method, Notice};
+use super::FromParams;
 use crate::model::{Answer, AskRequest, UserQuestionError};
 
-pub struct Ask;
-
-impl Method for Ask {
-    const NAME: &'static str = "ask";
-    type Params = AskRequest;
-    type Reply = Answer;
-}
+method!(Ask = "ask", AskRequest => Answer);
 
 impl FromParams for AskRequest {
     fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
@@ -21,13 +15,10 @@ impl FromParams for AskRequest {
     }
 }
 
-/// Client → server: stop waiting for the ask of request `id` on this connection.
-pub struct Cancel;
-
-impl Notice for Cancel {
-    const NAME: &'static str = "$/cancelRequest";
-    type Params = CancelParams;
-}
+notice!(
+    /// Client → server: stop waiting for the ask of request `id` on this connection.
+    Cancel = "$/cancelRequest", CancelParams
+);
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CancelParams {

@@ -3,17 +3,13 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{optional, string, FromParams, Method};
+use super::{optional, string, FromParams};
 use crate::model::{AgentRef, UserQuestionError};
 
-pub struct Enter;
-
-impl Method for Enter {
-    const NAME: &'static str = "agents/enter";
-    type Params = EnterParams;
-    /// The agent's id and its live runtime token.
-    type Reply = AgentRef;
-}
+method!(
+    /// Its reply is the agent's id and its live runtime token.
+    Enter = "agents/enter", EnterParams => AgentRef
+);
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]

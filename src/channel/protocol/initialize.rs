@@ -4,17 +4,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::{FromParams, Method};
+use super::FromParams;
 use crate::channel::PROTOCOL_VERSION;
 use crate::model::UserQuestionError;
 
-pub struct Initialize;
-
-impl Method for Initialize {
-    const NAME: &'static str = "initialize";
-    type Params = InitializeParams;
-    type Reply = InitializeReply;
-}
+method!(Initialize = "initialize", InitializeParams => InitializeReply);
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -2,17 +2,13 @@
 
 use serde_json::{Map, Value};
 
-use super::{Empty, FromParams, Method};
+use super::{Empty, FromParams};
 use crate::model::{AgentRef, UserQuestionError};
 
-pub struct Leave;
-
-impl Method for Leave {
-    const NAME: &'static str = "agents/leave";
-    /// The agent, as `agents/enter` gave it.
-    type Params = AgentRef;
-    type Reply = Empty;
-}
+method!(
+    /// Its params are the agent, as `agents/enter` gave it.
+    Leave = "agents/leave", AgentRef => Empty
+);
 
 impl FromParams for AgentRef {
     fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {

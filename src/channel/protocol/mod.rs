@@ -7,6 +7,33 @@
 //! protocol's own words (its texts are part of the contract); a client reads a reply
 //! with serde.
 
+/// Declares a method: `method!(Name = "wire/name", Params => Reply);`.
+macro_rules! method {
+    ($(#[$doc:meta])* $name:ident = $wire:literal, $params:ty => $reply:ty) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl $crate::channel::protocol::Method for $name {
+            const NAME: &'static str = $wire;
+            type Params = $params;
+            type Reply = $reply;
+        }
+    };
+}
+
+/// Declares a notification: `notice!(Name = "wire/name", Params);`.
+macro_rules! notice {
+    ($(#[$doc:meta])* $name:ident = $wire:literal, $params:ty) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl $crate::channel::protocol::Notice for $name {
+            const NAME: &'static str = $wire;
+            type Params = $params;
+        }
+    };
+}
+
 mod answer;
 mod ask;
 mod enter;

@@ -5,16 +5,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{FromParams, Method, Notice};
+use super::FromParams;
 use crate::model::{Answer, Request, UserQuestionError};
 
-pub struct Offer;
-
-impl Method for Offer {
-    const NAME: &'static str = "questions/offer";
-    type Params = OfferParams;
-    type Reply = OfferReply;
-}
+method!(Offer = "questions/offer", OfferParams => OfferReply);
 
 /// An ask offered: its id and its request. The server writes them borrowed, the
 /// request's JSON as it was given (`OfferParams<&str, &RawValue>`); an answerer reads
@@ -47,13 +41,10 @@ impl OfferReply {
     pub const CLAIM: Self = Self { claim: true, answer: None };
 }
 
-/// A held ask was withdrawn: its asker left, or it was answered elsewhere.
-pub struct Withdraw;
-
-impl Notice for Withdraw {
-    const NAME: &'static str = "questions/withdraw";
-    type Params = WithdrawParams;
-}
+notice!(
+    /// A held ask was withdrawn: its asker left, or it was answered elsewhere.
+    Withdraw = "questions/withdraw", WithdrawParams
+);
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WithdrawParams {
@@ -63,13 +54,10 @@ pub struct WithdrawParams {
     pub reason: String,
 }
 
-/// An answer given with the claim did not fit; the ask stays held.
-pub struct BadAnswer;
-
-impl Notice for BadAnswer {
-    const NAME: &'static str = "questions/badAnswer";
-    type Params = BadAnswerParams;
-}
+notice!(
+    /// An answer given with the claim did not fit; the ask stays held.
+    BadAnswer = "questions/badAnswer", BadAnswerParams
+);
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BadAnswerParams {

@@ -2,16 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Empty, Method};
+use super::Empty;
 use crate::service::PendingAsk;
 
-pub struct Pending;
-
-impl Method for Pending {
-    const NAME: &'static str = "questions/pending";
-    type Params = Empty;
-    type Reply = PendingReply;
-}
+method!(Pending = "questions/pending", Empty => PendingReply);
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PendingReply {

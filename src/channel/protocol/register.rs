@@ -3,17 +3,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{optional, string, FromParams, Method};
+use super::{optional, string, FromParams};
 use crate::model::UserQuestionError;
 use crate::service::Scope;
 
-pub struct Register;
-
-impl Method for Register {
-    const NAME: &'static str = "answerers/register";
-    type Params = Registration;
-    type Reply = RegisterReply;
-}
+method!(Register = "answerers/register", Registration => RegisterReply);
 
 /// How an answerer joins the waterfall.
 #[derive(Debug, Clone, Serialize)]

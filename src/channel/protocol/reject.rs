@@ -4,16 +4,10 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{string, Empty, FromParams, Method};
+use super::{string, Empty, FromParams};
 use crate::model::UserQuestionError;
 
-pub struct Reject;
-
-impl Method for Reject {
-    const NAME: &'static str = "questions/reject";
-    type Params = RejectParams;
-    type Reply = Empty;
-}
+method!(Reject = "questions/reject", RejectParams => Empty);
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RejectParams {

@@ -3,16 +3,10 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{string, Empty, FromParams, Method};
+use super::{string, Empty, FromParams};
 use crate::model::UserQuestionError;
 
-pub struct Unregister;
-
-impl Method for Unregister {
-    const NAME: &'static str = "answerers/unregister";
-    type Params = UnregisterParams;
-    type Reply = Empty;
-}
+method!(Unregister = "answerers/unregister", UnregisterParams => Empty);
 
 #[derive(Debug, Clone, Serialize)]
 pub struct UnregisterParams {
