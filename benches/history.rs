@@ -19,7 +19,7 @@ use user_questions::history::{self, store, Retention};
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{answer_everything, apart, cpu_time, percentile, question, AtOnce};
+use common::{answer_everything, apart, cpu_time, percentile, question, scaled, AtOnce};
 
 const ROUNDS: usize = 9;
 /// The server's runtime, as `userq serve` runs it.
@@ -115,7 +115,7 @@ fn round() -> [Round; 2] {
         }
         let cancel = CancellationToken::new();
         let mut times = [Vec::with_capacity(5_000), Vec::with_capacity(5_000)];
-        for i in 0..5_000 {
+        for i in 0..scaled(5_000) {
             for side in turns(i) {
                 let t = Instant::now();
                 services[side].ask(AskRequest::new(vec![question()]), &cancel).await.unwrap();
@@ -139,11 +139,11 @@ fn round() -> [Round; 2] {
             alone.push(Client::connect(&s.path, "alone").await.unwrap().0);
         }
         let mut times = [Vec::with_capacity(5_000), Vec::with_capacity(5_000)];
-        for i in 0..5_500 {
+        for i in 0..scaled(5_500) {
             for side in turns(i) {
                 let t = Instant::now();
                 alone[side].call::<protocol::Ask>(&params).await.unwrap();
-                if i >= 500 {
+                if i >= scaled(500) {
                     times[side].push(t.elapsed());
                 }
             }
@@ -163,7 +163,7 @@ fn round() -> [Round; 2] {
             }
             crowds.push(clients);
         }
-        let asks = (ASKERS * PER_BURST) as u32;
+        let asks = (ASKERS * scaled(PER_BURST)) as u32;
         for turn in 0..2 * BURSTS {
             // off, on, on, off, off, on, ...: the two bursts of a pair come one after
             // the other.
@@ -190,7 +190,7 @@ async fn burst(clients: &[Client], params: &AskRequest) {
         .map(|client| {
             let (client, params) = (client.clone(), params.clone());
             tokio::spawn(async move {
-                for _ in 0..PER_BURST {
+                for _ in 0..scaled(PER_BURST) {
                     client.call::<protocol::Ask>(&params).await.unwrap();
                 }
             })
@@ -227,7 +227,13 @@ fn main() {
     // `cargo bench --bench history -- quick`: three rounds, no file figures; the same
     // when `cargo test` runs it (without `--bench`), to see that it works.
     let quick = std::env::args().any(|a| a == "quick") || !std::env::args().any(|a| a == "--bench");
-    let rounds = if quick { 3 } else { ROUNDS };
+    let rounds = if !std::env::args().any(|a| a == "--bench") {
+        1
+    } else if quick {
+        3
+    } else {
+        ROUNDS
+    };
     // `-- profile on|off`: one server alone, 64 askers' burst after burst, to be
     // profiled (its server thread is named `server-on` or `server-off`).
     if let Some(side) = std::env::args().skip_while(|a| a != "profile").nth(1) {
@@ -292,7 +298,7 @@ fn main() {
 fn fold_figures() {
     use user_questions::history::journal::{AskRef, EndRef, EntryRef, Journal};
     let dir = tempfile::tempdir().unwrap();
-    let n = 50_000;
+    let n = scaled(50_000) as u64;
     let request = user_questions::model::Request { questions: vec![question()], agent: None, context: None };
     let outcome = Ok(user_questions::Answer::new(vec![user_questions::AnswerItem::selected("pkg", &["pnpm"])]));
     let journal = Journal::create(&dir.path().join("journal")).unwrap();

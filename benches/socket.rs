@@ -23,7 +23,7 @@ use user_questions::channel::server;
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{alone, answer_everything, apart, cpu_time, crowd, own_cpu_time, percentile, question, AtOnce};
+use common::{alone, answer_everything, apart, cpu_time, crowd, own_cpu_time, percentile, question, scaled, AtOnce};
 
 const ASKERS: usize = 64;
 const PER_ASKER: usize = 1_000;
@@ -61,7 +61,7 @@ fn answered_in_server(floor: Duration) {
     service.register("at-once", Scope::Any, 0, Arc::new(AtOnce));
     let (_dir, path, _server) = serve_apart(1, service);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let times = rt.block_on(alone(&path, 1000, 10_000));
+    let times = rt.block_on(alone(&path, scaled(1000), scaled(10_000)));
     let median = percentile(&times, 0.5);
     println!(
         "one asker alone, answered inside the server, 10000 asks: median {median:?}  p99 {:?}  ({:.2}x the bare two-hop round trip)",
@@ -124,12 +124,12 @@ fn round_trips(end: std::os::unix::net::UnixStream) -> Duration {
     let mut writer = end;
     let mut line = String::new();
     let mut times = Vec::with_capacity(10_000);
-    for i in 0..11_000 {
+    for i in 0..scaled(11_000) {
         let t = Instant::now();
         writer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1}\n").unwrap();
         line.clear();
         reader.read_line(&mut line).unwrap();
-        if i >= 1_000 {
+        if i >= scaled(1_000) {
             times.push(t.elapsed());
         }
     }
@@ -167,9 +167,9 @@ fn measure(server_threads: usize, chain: Duration) {
     rt.block_on(async {
         tokio::time::sleep(Duration::from_millis(200)).await;
         // Warm up, then one asker alone: the latency of a round trip without queueing.
-        let alone = alone(&path, 1000, 10_000).await;
+        let alone = alone(&path, scaled(1000), scaled(10_000)).await;
         let cpu = (cpu_time(&server), cpu_time(&answerer), own_cpu_time());
-        let (times, wall) = crowd(&path, ASKERS, PER_ASKER).await;
+        let (times, wall) = crowd(&path, ASKERS, scaled(PER_ASKER)).await;
         let per_ask = |spent: Duration| spent / times.len() as u32;
         let (server_cpu, answerer_cpu, askers_cpu) = (
             per_ask(cpu_time(&server) - cpu.0),
@@ -192,7 +192,7 @@ fn measure(server_threads: usize, chain: Duration) {
             alone_median.as_secs_f64() / chain.as_secs_f64()
         );
         println!("  (with {ASKERS} askers always in flight, Little's law ties latency to throughput: {ASKERS} / {:.0} per s = {:?})",
-            times.len() as f64 / wall.as_secs_f64(), wall / PER_ASKER as u32);
+            times.len() as f64 / wall.as_secs_f64(), wall / scaled(PER_ASKER) as u32);
         println!("reference: in-process ask answered at once, median {reference:?} (socket/in-process = {:.0}x)", median.as_secs_f64() / reference.as_secs_f64());
     });
 }

@@ -16,6 +16,17 @@ use user_questions::channel::protocol;
 use user_questions::model::UserQuestionError;
 use user_questions::{Answer, AnswerItem, Answerer, Ask, AskRequest, Next, Question};
 
+/// `n`, or a fiftieth of it (at least 2) when `cargo test` runs the bench, which it
+/// does without `--bench` to see that the bench works: figures worth quoting come from
+/// `cargo bench` alone.
+pub fn scaled(n: usize) -> usize {
+    if std::env::args().any(|a| a == "--bench") {
+        n
+    } else {
+        (n / 50).max(2)
+    }
+}
+
 pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
