@@ -20,9 +20,6 @@ use super::{connect, seen, RelayError};
 /// What an invite code starts with.
 pub const CODE_PREFIX: &str = "userq-invite-";
 
-/// How long `userq relay join` waits for the inviting machine.
-const JOIN_WAIT: Duration = Duration::from_secs(10);
-
 /// The host's name, the default name of a machine.
 pub fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -96,7 +93,13 @@ fn read_code(code: &str) -> Result<Code, RelayError> {
 
 /// Joins the circle of `code`: the machine that made it answers with the circle's
 /// machines, and this machine is one of them.
-pub async fn join(path: &Path, code: &str, name: Option<String>, creds: Option<&Path>) -> Result<Config, RelayError> {
+pub async fn join(
+    path: &Path,
+    code: &str,
+    name: Option<String>,
+    creds: Option<&Path>,
+    wait: Duration,
+) -> Result<Config, RelayError> {
     if let Ok(existing) = Config::load(path) {
         return Err(ConfigError::AlreadyPaired(path.into(), existing.circle).into());
     }
@@ -125,7 +128,7 @@ pub async fn join(path: &Path, code: &str, name: Option<String>, creds: Option<&
     let mut replies = client.subscribe(inbox.clone()).await.map_err(|e| broker_error(e.to_string()))?;
     // With no one listening (the inviting machine's server is starting, or not
     // running), the broker itself answers at once, with nothing: ask again a while.
-    let deadline = tokio::time::Instant::now() + JOIN_WAIT;
+    let deadline = tokio::time::Instant::now() + wait;
     let reply = loop {
         client
             .publish_with_reply(wire::join_subject(&code.circle), inbox.clone(), sealed.clone().into())

@@ -87,7 +87,7 @@ def test_a_circle_made_while_the_app_runs_invites_by_qr_code_and_brings_its_ques
     there = dict(os.environ, HOME=str(home), USERQ_CONFIG_DIR=str(home / "config"), USERQ_DATA_DIR=str(home / "data"),
                  USERQ_SOCKET=str(home / "run" / "userq.sock"))
     # The app took up the circle made while it ran: it answers the invite.
-    joined = subprocess.run([USERQ, "relay", "join", code, "--name", "devbox"], env=there, capture_output=True,
+    joined = subprocess.run([USERQ, "relay", "join", code, "--name", "devbox", "--wait", "25s"], env=there, capture_output=True,
                             text=True, timeout=30)
     assert joined.returncode == 0 and "Joined as devbox" in joined.stdout, joined.stderr
     server = subprocess.Popen([USERQ, "serve"], env=there, stderr=subprocess.DEVNULL)

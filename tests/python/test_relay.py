@@ -54,6 +54,11 @@ def broker():
     b.stop()
 
 
+# A join right after the inviting server started waits for it as long as a busy machine
+# may need, within the command's own timeout; it ends as soon as the server answers.
+JOIN_WAIT = "25s"
+
+
 class Machine:
     """A machine: its own home, config, data and socket, and its own server."""
 
@@ -122,7 +127,7 @@ def pair(broker, make, *names):
     for name in names[1:]:
         code = first.relay("invite").stdout.strip()
         m = make(name)
-        out = m.relay("join", code, "--name", name)
+        out = m.relay("join", code, "--name", name, "--wait", JOIN_WAIT)
         assert f"Joined as {name}" in out.stdout, out.stdout
         rest.append(m.serve())
     # Each relay hears the others (a Hello on connecting) before the test asks.
@@ -280,10 +285,10 @@ def test_pairing_says_what_is_wrong(broker, machines):
     out = beta.relay("join", "userq-invite-garbage", check=False)
     assert out.returncode == 1 and "cut or changed" in out.stderr, out.stderr
     code = alpha.relay("invite").stdout.strip()
-    out = beta.relay("join", code, check=False)
+    out = beta.relay("join", code, "--wait", "1s", check=False)
     assert out.returncode == 1 and "no machine of the circle answered" in out.stderr, "alpha is not serving"
     alpha.serve()
-    beta.relay("join", code, "--name", "beta")
+    beta.relay("join", code, "--name", "beta", "--wait", JOIN_WAIT)
     gamma = machines("gamma")
     out = gamma.relay("join", code, "--name", "gamma", check=False)
     assert out.returncode == 1 and "this invite was used already" in out.stderr, out.stderr
@@ -401,7 +406,7 @@ def test_a_broker_that_takes_only_credentials_carries_the_circle(machines, tmp_p
         code = alpha.relay("invite").stdout.strip()
         out = stranger.relay("join", code, "--name", "stranger", check=False)
         assert out.returncode == 1 and "authorization" in out.stderr.lower(), out.stderr
-        beta.relay("join", code, "--name", "beta", "--creds", str(accounts.user("beta")))
+        beta.relay("join", code, "--name", "beta", "--creds", str(accounts.user("beta")), "--wait", JOIN_WAIT)
         beta.serve()
         status = json.loads(alpha.relay("status", "--json").stdout)
         assert status["connected"] is True, status
@@ -446,7 +451,7 @@ def test_a_server_takes_up_a_circle_made_while_it_serves_and_drops_it_on_leave(b
     alpha.relay("init", broker.url, "--name", "alpha")
     code = alpha.relay("invite").stdout.strip()
     # alpha's running server answers the invite: it took up the circle.
-    beta.relay("join", code, "--name", "beta")
+    beta.relay("join", code, "--name", "beta", "--wait", JOIN_WAIT)
     at_beta = beta.person()
     wait_until(lambda: alpha.heard_from("beta"), "alpha hearing from beta's server")
     asker = alpha.ask("Paired without a restart?", "--option", "Yes")

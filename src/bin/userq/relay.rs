@@ -41,6 +41,10 @@ enum RelayCommand {
         name: Option<String>,
         #[arg(long)]
         creds: Option<PathBuf>,
+        /// How long to wait for the inviting machine's server to answer (it may be
+        /// starting).
+        #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+        wait: Duration,
     },
     /// The broker, reached or not, and each machine with when it was last heard from.
     Status {
@@ -84,18 +88,20 @@ pub async fn run(args: RelayArgs) -> ExitCode {
             }
             Err(e) => failed(e),
         },
-        RelayCommand::Join { code, name, creds } => match pairing::join(&path, &code, name, creds.as_deref()).await {
-            Ok(c) => {
-                let others: Vec<&str> = c.others().map(|p| p.name.as_str()).collect();
-                println!(
-                    "Joined as {}, with {}. Restart `userq serve` or the desktop app to use it.",
-                    c.name,
-                    others.join(", ")
-                );
-                ExitCode::SUCCESS
+        RelayCommand::Join { code, name, creds, wait } => {
+            match pairing::join(&path, &code, name, creds.as_deref(), wait).await {
+                Ok(c) => {
+                    let others: Vec<&str> = c.others().map(|p| p.name.as_str()).collect();
+                    println!(
+                        "Joined as {}, with {}. Restart `userq serve` or the desktop app to use it.",
+                        c.name,
+                        others.join(", ")
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => failed(e),
             }
-            Err(e) => failed(e),
-        },
+        }
         RelayCommand::Status { json } => match pairing::status(&path).await {
             Ok(s) if json => {
                 println!("{}", serde_json::to_string_pretty(&s).expect("a status serializes"));
