@@ -152,7 +152,7 @@ deps-test:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
 test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed build-tests
-	$(VENV)/bin/python -m pytest -q tests/python
+	$(VENV)/bin/python -m pytest -q -n 2 tests/python
 
 test-e2e: deps-e2e build-tests
 	tests/e2e/run
