@@ -72,17 +72,18 @@ pub fn write(path: &Path, bytes: &[u8], access: Access) -> std::io::Result<()> {
     tmp_name.push(name);
     tmp_name.push(format!(".{}.tmp", std::process::id()));
     let tmp = dir.join(tmp_name);
+    // The mode the file keeps; none: a new file, made as a plain create makes it (0666
+    // under the umask).
     let mode = match access {
         Access::Private => Some(0o600),
         Access::AsBefore => std::fs::metadata(path).ok().map(|m| m.permissions().mode()),
     };
     let written = (|| {
-        let mut file = OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?;
+        let made = if mode.is_some() { 0o600 } else { 0o666 };
+        let mut file = OpenOptions::new().write(true).create(true).truncate(true).mode(made).open(&tmp)?;
         if let Some(mode) = mode {
+            // Set, not made: the umask does not take bits from a mode already chosen.
             file.set_permissions(Permissions::from_mode(mode))?;
-        } else {
-            // A new file: the mode a plain create would give it under the umask.
-            file.set_permissions(Permissions::from_mode(0o666 & !umask()))?;
         }
         file.write_all(bytes)?;
         file.sync_all()?;
@@ -92,16 +93,6 @@ pub fn write(path: &Path, bytes: &[u8], access: Access) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     written
-}
-
-/// The process's umask, read from /proc (setting it to read it would race other threads).
-fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find_map(|l| l.strip_prefix("Umask:")).and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
 }
 
 #[cfg(test)]
@@ -127,7 +118,7 @@ mod tests {
     }
 
     #[test]
-    fn a_person_s_file_keeps_its_mode_and_a_new_one_takes_the_umask_s() {
+    fn a_person_s_file_keeps_its_mode_and_a_new_one_is_made_as_a_plain_create_makes_it() {
         let dir = tempfile::tempdir().unwrap();
         let theirs = dir.path().join("settings.json");
         std::fs::write(&theirs, b"{}").unwrap();
@@ -136,7 +127,9 @@ mod tests {
         assert_eq!(mode(&theirs), 0o640);
         let new = dir.path().join("new.json");
         write(&new, b"{}", Access::AsBefore).unwrap();
-        assert_eq!(mode(&new), 0o666 & !umask());
+        let plain = dir.path().join("plain.json");
+        std::fs::write(&plain, b"{}").unwrap();
+        assert_eq!(mode(&new), mode(&plain));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 use std::{env, fs, path::Path};
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    // The crate's folder as cargo names it for this build (not where this script was
+    // compiled: a target folder may serve more than one checkout).
+    let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut found: Vec<(String, String)> = fs::read_dir(&dir)
         .expect("crates/i18n/locales is readable")

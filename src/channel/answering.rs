@@ -20,10 +20,9 @@ use tokio::sync::mpsc;
 use super::backoff::Backoff;
 use super::client::{Client, ClientError, ServerMessage};
 use super::protocol::{
-    AnswerParams, AnswerQuestion, BadAnswer, BadAnswerParams, Offer as OfferMethod, OfferParams, OfferReply, Register,
-    Reject, RejectParams, Withdraw, WithdrawParams,
+    AnswerParams, AnswerQuestion, BadAnswer, BadAnswerParams, Method, Notice, Offer as OfferMethod, OfferParams,
+    OfferReply, Register, Reject, RejectParams, Withdraw, WithdrawParams,
 };
-use super::protocol::{Method, Notice};
 use crate::model::{jsonrpc, Answer, Request, UserQuestionError};
 
 pub use super::protocol::Registration;
@@ -151,8 +150,7 @@ impl Answering {
             },
             (Some(id), method) => {
                 let message = format!("method not found: {method}");
-                self.client
-                    .respond::<OfferMethod>(&id, Err(json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": message})));
+                self.client.refuse(&id, json!({"code": jsonrpc::METHOD_NOT_FOUND, "message": message}));
                 None
             }
             (None, Withdraw::NAME) => {

@@ -136,6 +136,11 @@ impl Client {
     pub fn respond<M: Method>(&self, id: &Value, outcome: Result<M::Reply, Value>) {
         self.0.send(rpc::response(id, outcome));
     }
+
+    /// Replies with `error` to a request the server sent, of whatever method.
+    pub fn refuse(&self, id: &Value, error: Value) {
+        self.0.send(rpc::response(id, Err::<(), _>(error)));
+    }
 }
 
 async fn read_messages(

@@ -93,7 +93,7 @@ fn domain(e: UserQuestionError) -> Value {
 
 /// Reads `M`'s params and serves them with `handle`, its reply written as the protocol says.
 fn serve_method<M: Method>(
-    params: &Map<String, Value>,
+    params: Map<String, Value>,
     handle: impl FnOnce(M::Params) -> Result<M::Reply, UserQuestionError>,
 ) -> Outcome {
     let params = M::Params::from_params(params).map_err(domain)?;
@@ -161,21 +161,21 @@ impl Session {
             Initialize::NAME if self.initialized => {
                 Err(json!({"code": rpc::INVALID_REQUEST, "message": "already initialized"}))
             }
-            Initialize::NAME => serve_method::<Initialize>(&params, |p| Ok(self.initialize(p))),
-            Enter::NAME => serve_method::<Enter>(&params, |p| self.enter(p)),
-            Leave::NAME => serve_method::<Leave>(&params, |agent| self.leave(agent)),
+            Initialize::NAME => serve_method::<Initialize>(params, |p| Ok(self.initialize(p))),
+            Enter::NAME => serve_method::<Enter>(params, |p| self.enter(p)),
+            Leave::NAME => serve_method::<Leave>(params, |agent| self.leave(agent)),
             Ask::NAME => {
-                return match AskRequest::from_params(&params) {
+                return match AskRequest::from_params(params) {
                     Ok(request) => self.ask(id, request).err().map(Err),
                     Err(e) => Some(Err(domain(e))),
                 }
             }
-            Register::NAME => serve_method::<Register>(&params, |r| Ok(self.register(r))),
-            Unregister::NAME => serve_method::<Unregister>(&params, |p| self.unregister(p)),
-            AnswerQuestion::NAME => serve_method::<AnswerQuestion>(&params, |p| self.answer(p)),
-            Reject::NAME => serve_method::<Reject>(&params, |p| self.reject(p)),
+            Register::NAME => serve_method::<Register>(params, |r| Ok(self.register(r))),
+            Unregister::NAME => serve_method::<Unregister>(params, |p| self.unregister(p)),
+            AnswerQuestion::NAME => serve_method::<AnswerQuestion>(params, |p| self.answer(p)),
+            Reject::NAME => serve_method::<Reject>(params, |p| self.reject(p)),
             Pending::NAME => {
-                serve_method::<Pending>(&params, |Empty {}| Ok(PendingReply { pending: self.service.pending() }))
+                serve_method::<Pending>(params, |Empty {}| Ok(PendingReply { pending: self.service.pending() }))
             }
             _ => Err(json!({"code": rpc::METHOD_NOT_FOUND, "message": format!("method not found: {method}")})),
         })

@@ -93,7 +93,7 @@ pub fn verdict(answer: &Answer, plan_file: Option<&str>) -> Verdict {
 
 /// The directive, where the plan is kept, then what the reviewer wrote.
 fn revision(text: &str, plan_file: Option<&str>) -> String {
-    let written = text.strip_prefix(REVISE_PREAMBLE).unwrap_or(text).trim();
+    let written = without_preamble(text);
     let mut out = REVISE_PREAMBLE.to_owned();
     if let Some(path) = plan_file {
         out.push_str(&format!(" The plan is in {path}: edit it there."));

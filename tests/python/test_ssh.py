@@ -131,16 +131,18 @@ def forward_commands(host):
     """The forward's commands running on the host (its sessions carry the host's socket
     in their environment), found by what they print once the forward is made."""
     marker = ("USERQ_SOCKET=%s" % host["socket"]).encode()
-    found = []
+    found = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             cmdline = Path("/proc/%s/cmdline" % pid).read_bytes()
             environ = Path("/proc/%s/environ" % pid).read_bytes().split(b"\0")
+            parent = int(Path("/proc/%s/stat" % pid).read_text().rsplit(")", 1)[1].split()[1])
         except OSError:
             continue
         if b"userq-forwarded" in cmdline and marker in environ:
-            found.append(int(pid))
-    return found
+            found[int(pid)] = parent
+    # A child the shell forks has its words until it runs its own program: one forward.
+    return sorted(pid for pid, parent in found.items() if parent not in found)
 
 
 def said(process, words, timeout=20):

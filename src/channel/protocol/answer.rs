@@ -15,8 +15,8 @@ pub struct AnswerParams {
 }
 
 impl FromParams for AnswerParams {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        let ask = string(params, "ask")?;
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        let ask = string(&params, "ask")?;
         let answer = params.get("answer").ok_or_else(|| UserQuestionError::bad_request("answer is missing"))?;
         Ok(Self { ask, answer: Answer::from_value(answer)? })
     }

@@ -10,8 +10,8 @@ use crate::model::{Answer, AskRequest, UserQuestionError};
 method!(Ask = "ask", AskRequest => Answer);
 
 impl FromParams for AskRequest {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        AskRequest::from_value(&Value::Object(params.clone()))
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        AskRequest::from_value(&Value::Object(params))
     }
 }
 

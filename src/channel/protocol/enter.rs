@@ -21,10 +21,10 @@ pub struct EnterParams {
 }
 
 impl FromParams for EnterParams {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        let id = string(params, "id")?;
-        let owner = optional(params, "owner").map(|v| AgentRef::from_value(v, "owner")).transpose()?;
-        let delegation_depth = match optional(params, "delegationDepth") {
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        let id = string(&params, "id")?;
+        let owner = optional(&params, "owner").map(|v| AgentRef::from_value(v, "owner")).transpose()?;
+        let delegation_depth = match optional(&params, "delegationDepth") {
             None => 0,
             Some(v) => v
                 .as_u64()

@@ -56,7 +56,7 @@ impl InitializeReply {
 }
 
 impl FromParams for InitializeParams {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
         let version = params.get("protocolVersion");
         if version.and_then(Value::as_u64) != Some(PROTOCOL_VERSION) {
             let e = UserQuestionError::bad_request(format!(

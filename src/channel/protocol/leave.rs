@@ -11,7 +11,7 @@ method!(
 );
 
 impl FromParams for AgentRef {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        AgentRef::from_value(&Value::Object(params.clone()), "params")
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        AgentRef::from_value(&Value::Object(params), "params")
     }
 }

@@ -79,7 +79,7 @@ pub trait Notice {
 /// Params as a server reads them from a request's object, naming what is missing or
 /// of the wrong type (`BAD_REQUEST`) in the words docs/protocol.md gives.
 pub trait FromParams: Sized {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError>;
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError>;
 }
 
 /// A reply or params with no members: `{}`.
@@ -87,7 +87,7 @@ pub trait FromParams: Sized {
 pub struct Empty {}
 
 impl FromParams for Empty {
-    fn from_params(_: &Map<String, Value>) -> Result<Self, UserQuestionError> {
+    fn from_params(_: Map<String, Value>) -> Result<Self, UserQuestionError> {
         Ok(Empty {})
     }
 }

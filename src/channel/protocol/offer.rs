@@ -20,8 +20,8 @@ pub struct OfferParams<A = String, R = Request> {
 }
 
 impl FromParams for OfferParams {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        serde_json::from_value(Value::Object(params.clone()))
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        serde_json::from_value(Value::Object(params))
             .map_err(|e| UserQuestionError::bad_request(format!("questions/offer: {e}")))
     }
 }

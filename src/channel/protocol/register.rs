@@ -26,10 +26,10 @@ pub struct RegisterReply {
 }
 
 impl FromParams for Registration {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        let name = string(params, "name")?;
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        let name = string(&params, "name")?;
         let scope = Scope::from_value(params.get("scope"))?;
-        let priority = match optional(params, "priority") {
+        let priority = match optional(&params, "priority") {
             None => 0,
             Some(v) => v.as_i64().ok_or_else(|| UserQuestionError::bad_request("priority must be an integer"))?,
         };

@@ -24,8 +24,8 @@ impl RejectParams {
 }
 
 impl FromParams for RejectParams {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        let (code, message) = (string(params, "code")?, string(params, "message")?);
-        Ok(Self { ask: string(params, "ask")?, code, message })
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        let (code, message) = (string(&params, "code")?, string(&params, "message")?);
+        Ok(Self { ask: string(&params, "ask")?, code, message })
     }
 }

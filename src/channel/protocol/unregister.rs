@@ -15,7 +15,7 @@ pub struct UnregisterParams {
 }
 
 impl FromParams for UnregisterParams {
-    fn from_params(params: &Map<String, Value>) -> Result<Self, UserQuestionError> {
-        Ok(Self { answerer: string(params, "answerer")? })
+    fn from_params(params: Map<String, Value>) -> Result<Self, UserQuestionError> {
+        Ok(Self { answerer: string(&params, "answerer")? })
     }
 }
