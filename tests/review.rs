@@ -105,10 +105,28 @@ async fn staged_a_base_a_piped_diff_and_nothing_to_review() {
         offer["params"]["request"]["questions"][0]["detail"],
         "```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```"
     );
+    assert_eq!(
+        offer["params"]["request"]["questions"][0]["intent"]["diff"], "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+        "the diff travels as a diff beside its fenced detail"
+    );
     person
         .reply(&offer["id"], json!({"answer": {"answers": [{"id": "review", "selected": ["Request changes"]}]}}))
         .await;
     assert_eq!(finish(review).await.code, Some(1));
+    // A diff over the socket's line limit is refused by name, not sent to be skipped.
+    let mut review = userq(&socket).arg("review").current_dir(repo.path()).stdin(Stdio::piped()).spawn().unwrap();
+    let mut stdin = review.stdin.take().unwrap();
+    let big = format!("--- a/x\n+++ b/x\n@@ -1 +1 @@\n{}", "+0123456789abcdef\n".repeat(40_000));
+    stdin.write_all(big.as_bytes()).await.unwrap();
+    drop(stdin);
+    let out = finish(review).await;
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("Error: the ask request is ")
+            && out.stderr.contains("over the socket's limit of 1048576 bytes"),
+        "{}",
+        out.stderr
+    );
     // A base that is no commit, and a tree with nothing changed.
     let out = finish(
         userq(&socket)

@@ -28,6 +28,8 @@ pub enum ClientError {
     Closed,
     #[error("refusing the server on {path}: it runs as uid {uid}, not as this user (uid {own}); a container that trusts it sets USERQ_SERVER_UID={uid}")]
     ForeignServer { path: PathBuf, uid: u32, own: u32 },
+    #[error("the {method} request is {size} bytes, over the socket's limit of {limit} bytes; send a shorter detail or diff", limit = super::MAX_FRAME)]
+    TooLarge { method: &'static str, size: usize },
     #[error(transparent)]
     Service(#[from] UserQuestionError),
 }
@@ -105,11 +107,19 @@ impl Client {
     ) -> (u64, impl std::future::Future<Output = Result<M::Reply, ClientError>> + Send + 'static) {
         let id = self.0.ids.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        if let Some(calls) = self.0.calls.lock().unwrap().as_mut() {
-            calls.insert(id, tx);
+        let line = rpc::request(&id.into(), M::NAME, params);
+        // The server would skip a longer line unanswered: refused here, by name.
+        let too_large = (line.len() > super::MAX_FRAME).then_some(line.len());
+        if too_large.is_none() {
+            if let Some(calls) = self.0.calls.lock().unwrap().as_mut() {
+                calls.insert(id, tx);
+            }
+            self.0.send(line);
         }
-        self.0.send(rpc::request(&id.into(), M::NAME, params));
         let reply = async move {
+            if let Some(size) = too_large {
+                return Err(ClientError::TooLarge { method: M::NAME, size });
+            }
             match rx.await {
                 Ok(Ok(result)) => serde_json::from_value(result)
                     .map_err(|e| ClientError::Service(UserQuestionError::bad_reply(format!("{}: {e}", M::NAME)))),

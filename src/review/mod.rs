@@ -4,6 +4,10 @@
 //! on, and [`git`] takes the working tree as git sees it, untracked files included,
 //! so a review can be of only what changed since the last one. `userq review`, the
 //! MCP tool and Claude Code's `Stop` hook all ask through here.
+//!
+//! The diff travels as a diff: the intent carries it as its `diff` field, which the
+//! window reads into files and lines; the detail holds the same text in a `diff` code
+//! block for a door that does not know the intent (a terminal, another UI).
 
 pub mod diff;
 pub mod feedback;
@@ -24,8 +28,19 @@ pub fn question(diff: &str) -> Question {
         .option(REQUEST_CHANGES, Some("The agent goes on working, with your comments"));
     q.header = Some(REVIEW_HEADER.into());
     q.detail = Some(fenced("diff", diff));
-    q.intent = Some(Intent { kind: CODE_REVIEW.into(), approve: APPROVE.into(), extra: Map::new() });
+    let extra = Map::from_iter([(DIFF.to_owned(), diff.into())]);
+    q.intent = Some(Intent { kind: CODE_REVIEW.into(), approve: APPROVE.into(), extra });
     q
+}
+
+/// The code-review intent's field that carries the diff.
+pub const DIFF: &str = "diff";
+
+/// The diff a code-review question carries, as the asker gave it; `None` for any other
+/// question, and for a code review asked without it (shown as a generic question).
+pub fn diff_of(q: &Question) -> Option<&str> {
+    let intent = q.intent.as_ref().filter(|i| i.kind == CODE_REVIEW)?;
+    intent.extra.get(DIFF)?.as_str().filter(|d| !d.trim().is_empty())
 }
 
 /// What the reviewer decided.
@@ -61,6 +76,7 @@ mod tests {
         let q = question("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
         assert_eq!(q.detail.as_deref(), Some("```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```"));
         assert_eq!(q.intent.as_ref().unwrap().kind, "code-review");
+        assert_eq!(diff_of(&q), Some("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"));
         let one = |item| Answer::new(vec![item]);
         assert_eq!(verdict(&one(AnswerItem::selected("review", &["Approve"]))), Verdict::Approved);
         let typed = verdict(&one(AnswerItem::custom("review", "Rename it.")));
@@ -68,5 +84,15 @@ mod tests {
         let worded = format!("{}\n\nx.rs, line 1:\n  Rename it.", feedback::PREAMBLE);
         assert_eq!(verdict(&one(AnswerItem::custom("review", worded.clone()))), Verdict::Changes(worded));
         assert_eq!(verdict(&one(AnswerItem::skipped("review"))), Verdict::None);
+    }
+
+    #[test]
+    fn only_a_code_review_with_its_diff_has_a_diff() {
+        let mut q = question("--- a/x\n+++ b/x\n");
+        q.intent.as_mut().unwrap().extra.clear();
+        assert_eq!(diff_of(&q), None);
+        let mut other = question("--- a/x\n+++ b/x\n");
+        other.intent.as_mut().unwrap().kind = "plan-review".into();
+        assert_eq!(diff_of(&other), None);
     }
 }

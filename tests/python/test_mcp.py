@@ -170,7 +170,7 @@ async def test_review_changes_asks_about_a_diff_and_returns_the_review(sock, ans
             tg.start_soon(review)
             offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
             q = offer["params"]["request"]["questions"][0]
-            assert q["intent"] == {"kind": "code-review", "approve": "Approve"}
+            assert q["intent"] == {"kind": "code-review", "approve": "Approve", "diff": "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"}
             assert q["detail"] == "```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```"
             a.reply(offer, {"answer": {"answers": [{"id": "review", "selected": [], "custom": "x, line 1:\n  keep a"}]}})
         assert text(results[0]) == '{"answers":[{"id":"review","selected":[],"custom":"x, line 1:\\n  keep a"}]}'

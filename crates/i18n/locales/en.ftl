@@ -143,6 +143,7 @@ pending-none = No questions waiting.
 
 client-not-running = no user-questions server is listening on { $path }; start one with `userq serve` (or the desktop app)
 client-closed = the connection to the user-questions server closed
+client-too-large = the { $method } request is { $size } bytes, over the socket's limit of { $limit } bytes; send a shorter detail or diff
 client-foreign = refusing the server on { $path }: it runs as uid { $uid }, not as this user (uid { $own }); a container that trusts it sets USERQ_SERVER_UID={ $uid }
 
 ## userq setup

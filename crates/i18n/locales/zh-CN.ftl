@@ -130,6 +130,7 @@ pending-none = 没有待回答的问题。
 
 client-not-running = { $path } 上没有正在监听的 user-questions 服务；请用 `userq serve`（或桌面应用）启动一个
 client-closed = 与 user-questions 服务的连接已关闭
+client-too-large = { $method } 请求有 { $size } 字节，超过了套接字 { $limit } 字节的上限；请发送更短的详情或 diff
 client-foreign = 拒绝 { $path } 上的服务：它以 uid { $uid } 运行，而不是当前用户（uid { $own }）；信任它的容器可设置 USERQ_SERVER_UID={ $uid }
 
 ## userq setup

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use user_questions::history::annotations as history_annotations;
 use user_questions::model::{labels, AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
 use user_questions::review::plan::{self, Annotation};
-use user_questions::review::{diff, feedback, feedback::Comment};
+use user_questions::review::{self, diff, feedback, feedback::Comment};
 use user_questions::{Answer, AnswerItem, Answerer, Ask, Next};
 
 use crate::error::UiError;
@@ -41,6 +41,10 @@ pub struct QuestionView {
     /// The intent is a permission prompt (an agent's hook): Allow, any "always allow"
     /// choices, Deny, and typed text as the reason to deny.
     pub permission: bool,
+    /// A code review that carries its diff: shown as files and lines.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub diff: bool,
 }
 
 /// The asking agent as the window shows it: its id, its client's name and its
@@ -79,9 +83,7 @@ impl Presentation {
         match questions {
             [q] if q.plan_review => Self::PlanReview,
             [q] if q.permission => Self::Permission,
-            [q] if q.intent.as_ref().is_some_and(|i| i.kind == labels::CODE_REVIEW) && !q.multi_select => {
-                Self::CodeReview
-            }
+            [q] if q.diff && !q.multi_select => Self::CodeReview,
             [q, ..] if q.intent.as_ref().is_some_and(|i| i.kind == labels::ELICITATION) && !q.multi_select => {
                 Self::Elicitation
             }
@@ -143,7 +145,7 @@ fn view_of(ask: &Ask) -> AskView {
             detail_html: q.detail.as_deref().and_then(|d| match q.intent.as_ref().map(|i| i.kind.as_str()) {
                 Some(Intent::PLAN_REVIEW) => Some(markdown::render_plan(d)),
                 // Shown as files and lines (`review`), never as one rendered block.
-                Some(labels::CODE_REVIEW) => None,
+                Some(labels::CODE_REVIEW) if review::diff_of(q).is_some() => None,
                 _ => Some(markdown::render(d)),
             }),
             options: q.options.clone(),
@@ -152,15 +154,17 @@ fn view_of(ask: &Ask) -> AskView {
             intent: q.intent.clone(),
             plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
             permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == Intent::PERMISSION),
+            diff: review::diff_of(q).is_some(),
         })
         .collect();
+    let presentation = Presentation::of(&questions);
     AskView {
         ask: ask.id().to_owned(),
         agent: request.agent.as_ref().map(AgentView::from),
         client: ask.client().map(str::to_owned),
         context: request.context.clone(),
         since: humantime::format_rfc3339_millis(ask.since()).to_string(),
-        presentation: Presentation::of(&questions),
+        presentation,
         // An MCP form's defaults (or what was typed before it was asked again) are
         // its first draft.
         draft: request
@@ -171,19 +175,9 @@ fn view_of(ask: &Ask) -> AskView {
         questions,
         can_remember: crate::history::can_remember(ask),
         revision: None,
-        review: None,
-    }
-}
-
-/// The diff inside a code review's detail (the text of its fenced block).
-fn fenced_diff(detail: &str) -> &str {
-    let body = detail.trim();
-    let start = body.find('\n').map_or(body.len(), |i| i + 1);
-    let end = body.rfind('\n').filter(|&e| e >= start).unwrap_or(body.len());
-    if body.starts_with("```") {
-        &body[start..end]
-    } else {
-        body
+        review: (presentation == Presentation::CodeReview)
+            .then(|| request.questions.first().and_then(review::diff_of).map(diff::parse))
+            .flatten(),
     }
 }
 
@@ -209,10 +203,6 @@ impl Inbox {
     fn add(self: &Arc<Self>, ask: &Ask) -> Holding {
         let seq = ask.order();
         let mut view = view_of(ask);
-        if view.presentation == Presentation::CodeReview {
-            let detail = ask.request().questions[0].detail.clone().unwrap_or_default();
-            view.review = Some(diff::parse(fenced_diff(&detail)));
-        }
         if view.presentation == Presentation::PlanReview {
             let history = self.history.lock().unwrap().clone();
             view.revision = history.and_then(|h| crate::revision::previous(&h, ask.request()));
@@ -372,6 +362,30 @@ mod tests {
         let s = s.clone();
         let agent = s.enter(agent, None, 0).unwrap();
         tokio::spawn(async move { s.ask(AskRequest::new(vec![q]).from_agent(agent), &CancellationToken::new()).await })
+    }
+
+    #[tokio::test]
+    async fn a_code_review_reaches_the_window_as_the_files_of_its_diff() {
+        let (s, inbox, mut w) = setup().await;
+        let diff = "diff --git a/x.rs b/x.rs\n--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
+        let asking = ask_as(&s, "bot", user_questions::review::question(diff));
+        w.changed().await.unwrap();
+        let view = &inbox.list()[0];
+        assert_eq!(view.presentation, Presentation::CodeReview);
+        assert_eq!(view.review, Some(diff::parse(diff)));
+        assert_eq!(view.questions[0].detail_html, None);
+        asking.abort();
+
+        // Without its diff, a code review is a generic question showing its detail.
+        let mut bare = user_questions::review::question(diff);
+        bare.intent.as_mut().unwrap().extra.clear();
+        let asking = ask_as(&s, "other", bare);
+        w.changed().await.unwrap();
+        let view = inbox.list().into_iter().find(|v| v.agent.as_ref().unwrap().id == "other").unwrap();
+        assert_eq!((view.presentation, view.review), (Presentation::Form, None));
+        let html = view.questions[0].detail_html.clone().unwrap();
+        assert!(html.contains("<pre>") && html.contains("+b"), "{html}");
+        asking.abort();
     }
 
     #[tokio::test]

@@ -136,6 +136,7 @@ mod tests {
                 }),
                 plan_review: plan,
                 permission: false,
+                diff: false,
             }],
             draft: None,
             can_remember: false,

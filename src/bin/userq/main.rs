@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 use user_questions::agents::Agent;
 use user_questions::channel::client::{Client, ClientError};
 use user_questions::channel::protocol::{Empty, Pending};
+use user_questions::channel::MAX_FRAME;
 use user_questions::paths;
 
 /// Exit status when no server is listening (and when a second server finds one).
@@ -192,6 +193,11 @@ pub fn client_failure(e: &ClientError) -> ExitCode {
         }
         ClientError::Service(e) => fail(1, &format!("Error: {}", e.message())),
         ClientError::Closed => fail(1, &format!("Error: {}", tr().tr("client-closed"))),
+        ClientError::TooLarge { method, size } => {
+            let args =
+                [("method", (*method).into()), ("size", (*size as u64).into()), ("limit", (MAX_FRAME as u64).into())];
+            fail(1, &format!("Error: {}", tr().tr_args("client-too-large", &args)))
+        }
         ClientError::ForeignServer { path, uid, own } => {
             let path = path.display().to_string();
             let args =
