@@ -614,6 +614,58 @@ async fn droid_pre_tool_use_asks_where_droid_would() {
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
 }
 
+/// Antigravity CLI's PreToolUse, as its hooks reference (`agy-customizations`
+/// `docs/hooks.md`, agy 1.0.16) shows it: camelCase, the tool as `toolCall`, no event
+/// name; answered with a flat `decision`. It denies on a failing hook and runs the
+/// tool on silence, so every way of taking no decision is its own `ask`, with exit 0.
+#[tokio::test]
+async fn antigravity_pre_tool_use() {
+    let (_d, socket) = temp_socket();
+    let input = json!({
+        "conversationId": "ec33ebf9-0cba-4100-8142-c61503f6c587", "workspacePaths": ["/home/me/site"],
+        "transcriptPath": "/home/me/site/.gemini/antigravity-cli/transcript.jsonl",
+        "artifactDirectoryPath": "/home/me/site/.gemini/antigravity-cli/artifacts", "modelName": "auto",
+        "toolCall": {"name": "run_command", "args": {"CommandLine": "npm test", "Cwd": "/home/me/site/web"}},
+        "stepIdx": 19
+    });
+    let ask = |out: &Output| -> Value { serde_json::from_str::<Value>(&out.stdout).unwrap()["decision"].clone() };
+    // No server: Antigravity's own prompt asks.
+    let out = finish(hook(&socket, "antigravity", &input).await).await;
+    assert_eq!((out.code, ask(&out)), (Some(0), json!("ask")), "{}", out.stderr);
+    // Input that is not Antigravity's: the same, never a deny by exit status.
+    let out = finish(hook(&socket, "antigravity", &json!({"toolCall": null})).await).await;
+    assert_eq!((out.code, ask(&out)), (Some(0), json!("ask")), "{}", out.stderr);
+    assert!(out.stderr.contains("the PreToolUse hook input has no toolCall"), "{}", out.stderr);
+
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let child = hook(&socket, "antigravity", &input).await;
+    let request = answer(&mut person, item("permission", &["Allow"], None)).await;
+    assert_eq!(request["questions"][0]["detail"], "```sh\nnpm test\n```");
+    assert_eq!(request["questions"][0]["header"], "run_command");
+    assert_eq!(
+        request["context"],
+        json!({"project": "/home/me/site/web", "session": "ec33ebf9-0cba-4100-8142-c61503f6c587",
+               "source": "Antigravity CLI"})
+    );
+    assert_eq!(decision(child).await, Some(json!({"decision": "allow"})));
+    let child = hook(&socket, "antigravity", &input).await;
+    answer(&mut person, item("permission", &[], Some("run the unit tests only"))).await;
+    assert_eq!(decision(child).await, Some(json!({"decision": "deny", "reason": "run the unit tests only"})));
+    let child = hook(&socket, "antigravity", &input).await;
+    dismiss(&mut person).await;
+    assert_eq!(decision(child).await.unwrap()["decision"], "ask");
+    // A file written is shown as its diff.
+    let write = json!({"conversationId": "c", "workspacePaths": ["/home/me/site"],
+                       "toolCall": {"name": "write_to_file", "args": {"TargetFile": "/home/me/site/NOTES.md",
+                                                                       "CodeContent": "# Notes\n"}}});
+    let child = hook(&socket, "antigravity", &write).await;
+    let request = answer(&mut person, item("permission", &["Allow"], None)).await;
+    assert_eq!(request["questions"][0]["question"], "Write NOTES.md?");
+    assert!(request["questions"][0]["detail"].as_str().unwrap().contains("+# Notes"), "{request}");
+    assert_eq!(decision(child).await, Some(json!({"decision": "allow"})));
+}
+
 #[tokio::test]
 async fn gemini_before_tool() {
     let (_d, socket) = temp_socket();

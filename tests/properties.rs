@@ -147,6 +147,7 @@ fn hook_like() -> impl Strategy<Value = Value> {
             let mut m: Map<String, Value> = extra.into_iter().collect();
             m.insert("hook_event_name".into(), json!(event));
             m.insert("tool_name".into(), tool);
+            m.insert("toolCall".into(), json!({"name": m["tool_name"], "args": input}));
             m.insert("tool_input".into(), input);
             Value::Object(m)
         },
@@ -160,7 +161,9 @@ proptest! {
     #[test]
     fn a_hook_makes_no_question_of_garbage(input in prop_oneof![".{0,200}", any_json().prop_map(|v| v.to_string())]) {
         let text = Text::for_tag("en");
-        let is_hook = serde_json::from_str::<Value>(&input).is_ok_and(|v| v.get("hook_event_name").is_some());
+        // Antigravity's input names no event: its tool call is its shape.
+        let is_hook = serde_json::from_str::<Value>(&input)
+            .is_ok_and(|v| v.get("hook_event_name").is_some() || v.get("toolCall").is_some());
         for agent in Agent::ALL {
             let ask = agent.ask_from(&input, &text);
             prop_assert!(is_hook || !matches!(ask, Ok(Some(_))), "{agent:?} made a question of {input}");
@@ -183,7 +186,8 @@ proptest! {
 
 /// Through the door the agents use: whatever comes on stdin, `userq hook` with no
 /// server exits 0 or 1 (never 2, which blocks the agent's tool) and prints no decision:
-/// nothing, or the agent's own "no decision" where silence would mean something else.
+/// nothing, or the agent's own "no decision" where silence would mean something else
+/// (and for an agent that fails closed, always that, with exit 0).
 #[test]
 fn userq_hook_never_blocks_and_never_decides_on_its_own() {
     let rt = runtime();
@@ -208,6 +212,11 @@ fn userq_hook_never_blocks_and_never_decides_on_its_own() {
             serde_json::from_str::<Value>(&out.stdout).is_ok_and(|printed| printed["decision"] == nd["decision"])
         });
         prop_assert!(silent || no_decision, "a decision {} from {}", out.stdout, String::from_utf8_lossy(&input));
+        // An agent that denies on a failing hook, or runs the tool on silence, always
+        // hears its own "ask".
+        if agent.fails_closed() {
+            prop_assert!(out.code == Some(0) && no_decision, "exit {:?}, printed {:?}", out.code, out.stdout);
+        }
     });
 }
 

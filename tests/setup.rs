@@ -254,6 +254,37 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     assert!(!home.path(".factory/settings.json").exists());
 }
 
+/// Antigravity's hooks file holds named hook sets; setup's is `user-questions`, beside
+/// the person's own, which stay byte for byte.
+#[tokio::test]
+async fn antigravity_gets_a_named_hook_set_beside_the_persons_own() {
+    let home = Home::new();
+    // A file of the person's own, as Antigravity's hooks reference shows one.
+    let theirs = "{\n  \"lint-checker\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"run_command\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./scripts/lint.sh\",\n            \"timeout\": 10\n          }\n        ]\n      }\n    ]\n  }\n}\n";
+    home.write(".gemini/config/hooks.json", theirs);
+    let out = home.setup(&["antigravity"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let hooks = home.json(".gemini/config/hooks.json");
+    assert_eq!(hooks["lint-checker"], serde_json::from_str::<Value>(theirs).unwrap()["lint-checker"]);
+    assert_eq!(
+        hooks["user-questions"],
+        json!({"PreToolUse": [{
+            "matcher": "^(run_command|write_to_file|replace_file_content|multi_replace_file_content)$",
+            "hooks": [{"type": "command", "command": format!("{} hook antigravity", userq_path()), "timeout": 86400}]}]})
+    );
+    let written = home.read(".gemini/config/hooks.json");
+    home.setup(&["antigravity"]).await;
+    assert_eq!(home.read(".gemini/config/hooks.json"), written, "setup twice changes nothing");
+    home.setup(&["antigravity", "--remove"]).await;
+    assert_eq!(home.read(".gemini/config/hooks.json"), theirs);
+
+    let fresh = Home::new();
+    fresh.setup(&["antigravity"]).await;
+    assert!(fresh.path(".gemini/config/hooks.json").exists());
+    fresh.setup(&["antigravity", "--remove"]).await;
+    assert!(!fresh.path(".gemini/config/hooks.json").exists());
+}
+
 #[tokio::test]
 async fn cursor_gets_flat_handlers_beside_the_persons_own_and_a_version() {
     let home = Home::new();

@@ -4,6 +4,7 @@
 //! JSON the agent reads. `userq hook <agent>` carries the ask through the socket;
 //! [`setup`] writes the hooks into each agent's settings.
 
+pub mod antigravity;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
@@ -35,6 +36,12 @@ pub trait Integration: Sync {
     fn no_decision(&self, _why: &str) -> Option<Value> {
         None
     }
+    /// Whether the agent reads a hook that exits non-zero as a deny (Antigravity): its
+    /// hook then exits 0 with [`no_decision`](Self::no_decision) even on input it
+    /// cannot read, so a fault of ours never silently denies.
+    fn fails_closed(&self) -> bool {
+        false
+    }
     /// Reads the hook's stdin: Claude Code's shape (`hook_event_name`, `tool_name`,
     /// `tool_input`, `cwd`, `session_id`) unless the agent says otherwise.
     fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
@@ -63,7 +70,7 @@ pub struct Agent {
 }
 
 impl Agent {
-    pub const ALL: [Agent; 8] = [
+    pub const ALL: [Agent; 9] = [
         claude_code::AGENT,
         codex::AGENT,
         gemini::AGENT,
@@ -72,6 +79,7 @@ impl Agent {
         droid::AGENT,
         cursor::AGENT,
         opencode::AGENT,
+        antigravity::AGENT,
     ];
 
     pub fn from_command_name(name: &str) -> Option<Self> {
@@ -86,6 +94,11 @@ impl Agent {
     /// The hook's output when it takes no decision; `None`: print nothing.
     pub fn no_decision(self, why: &str) -> Option<Value> {
         self.hooks.no_decision(why)
+    }
+
+    /// Whether a hook that exits non-zero denies in this agent.
+    pub fn fails_closed(self) -> bool {
+        self.hooks.fails_closed()
     }
 
     pub(crate) fn integration(self) -> &'static dyn Integration {

@@ -24,7 +24,10 @@ pub const MCP_NAME: &str = "user-questions";
 /// What setup puts in one JSON settings file.
 #[derive(Default)]
 pub struct JsonEdit<'a> {
-    /// `hooks.<event>` gets the group: `(event, {matcher?, hooks: [handler]})`, or,
+    /// The top-level key the events are under: `hooks` when empty (Antigravity names
+    /// each hook set by a key of its own).
+    pub section: &'a str,
+    /// `<section>.<event>` gets the group: `(event, {matcher?, hooks: [handler]})`, or,
     /// for an agent whose lists hold handlers themselves (Cursor), the handler.
     pub groups: &'a [(&'a str, Value)],
     /// Top-level keys the file must have for the agent to read it (Cursor's
@@ -139,7 +142,8 @@ impl Setup {
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
     pub fn json_file(&self, path: &Path, edit: JsonEdit) -> Result<Option<FileChange>, SetupError> {
-        let JsonEdit { groups, required, mcp, switch } = edit;
+        let JsonEdit { section, groups, required, mcp, switch } = edit;
+        let section = if section.is_empty() { "hooks" } else { section };
         let original = read(path)?;
         let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
         let parse = |text: &str| -> Result<Value, SetupError> {
@@ -156,7 +160,7 @@ impl Setup {
         let mut what = Vec::new();
         if self.remove {
             for (event, _) in groups {
-                if remove_hooks(&mut after, event, self.agent) {
+                if remove_hooks(&mut after, section, event, self.agent) {
                     what.push(Step::RemovedHook { event: event.to_string() });
                 }
             }
@@ -185,7 +189,7 @@ impl Setup {
                 root.entry(*key).or_insert_with(|| value.clone());
             }
             for (event, group) in groups {
-                if add_hook(&mut after, event, group, self.agent) {
+                if add_hook(&mut after, section, event, group, self.agent) {
                     what.push(Step::AddedHook { event: event.to_string() });
                 }
             }
@@ -212,7 +216,10 @@ impl Setup {
             original,
             what,
             pretty(&after),
-            |bak| parse(bak).ok().map(without_empty_containers) == Some(without_empty_containers(after.clone())),
+            |bak| {
+                parse(bak).ok().map(|b| without_empty_containers(b, section))
+                    == Some(without_empty_containers(after.clone(), section))
+            },
             after == json!({}),
         )))
     }
@@ -308,10 +315,10 @@ fn object_at<'a>(root: &'a mut Value, key: &str) -> &'a mut Map<String, Value> {
     slot.as_object_mut().expect("just made an object")
 }
 
-/// Puts `group` in `hooks.<event>`, replacing a group of ours that differs; true when
-/// something changed.
-fn add_hook(root: &mut Value, event: &str, group: &Value, agent: Agent) -> bool {
-    let hooks = object_at(root, "hooks");
+/// Puts `group` in `<section>.<event>`, replacing a group of ours that differs; true
+/// when something changed.
+fn add_hook(root: &mut Value, section: &str, event: &str, group: &Value, agent: Agent) -> bool {
+    let hooks = object_at(root, section);
     let list = hooks.entry(event).or_insert_with(|| json!([]));
     if !list.is_array() {
         *list = json!([]);
@@ -327,9 +334,9 @@ fn add_hook(root: &mut Value, event: &str, group: &Value, agent: Agent) -> bool 
     true
 }
 
-/// Takes every handler of ours out of `hooks.<event>`, and what it leaves empty.
-fn remove_hooks(root: &mut Value, event: &str, agent: Agent) -> bool {
-    let Some(list) = root.get_mut("hooks").and_then(|h| h.get_mut(event)).and_then(Value::as_array_mut) else {
+/// Takes every handler of ours out of `<section>.<event>`, and what it leaves empty.
+fn remove_hooks(root: &mut Value, section: &str, event: &str, agent: Agent) -> bool {
+    let Some(list) = root.get_mut(section).and_then(|h| h.get_mut(event)).and_then(Value::as_array_mut) else {
         return false;
     };
     let mut changed = false;
@@ -347,21 +354,20 @@ fn remove_hooks(root: &mut Value, event: &str, agent: Agent) -> bool {
         !(emptied && handlers.is_empty())
     });
     if changed && list.is_empty() {
-        remove_key(root, "hooks", event);
+        remove_key(root, section, event);
     }
     changed
 }
 
-/// `settings` without the empty containers setup may have added or removed (`hooks`,
-/// an event's list, `mcpServers`): two settings equal under it differ only by those.
-fn without_empty_containers(mut settings: Value) -> Value {
-    if let Some(hooks) = settings.get_mut("hooks").and_then(Value::as_object_mut) {
+/// `settings` without the empty containers setup may have added or removed (the
+/// section, an event's list, `mcpServers`): two settings equal under it differ only by
+/// those.
+fn without_empty_containers(mut settings: Value, section: &str) -> Value {
+    if let Some(hooks) = settings.get_mut(section).and_then(Value::as_object_mut) {
         hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
     }
     if let Some(root) = settings.as_object_mut() {
-        root.retain(|k, v| {
-            !(matches!(k.as_str(), "hooks" | "mcpServers") && v.as_object().is_some_and(|o| o.is_empty()))
-        });
+        root.retain(|k, v| !((k == section || k == "mcpServers") && v.as_object().is_some_and(|o| o.is_empty())));
     }
     settings
 }

@@ -217,6 +217,7 @@ setup-done-cursor = Cursor's shell commands and MCP tool calls (in the editor an
 setup-done-opencode = OpenCode's permission requests and its questions now come to User Questions, through a plugin in OpenCode's plugins folder; with no answer, OpenCode asks in its own prompt.
 setup-review-only = userq setup: --review-changes is for claude-code (its Stop hook), not { $agent }
 setup-done-droid = Factory Droid's commands and edits that it would ask you about now come to User Questions.
+setup-done-antigravity = Antigravity CLI's commands and file changes now come to User Questions first; without an answer from you, its own prompt asks as before.
 setup-done-gemini =
     Gemini CLI's shell commands and file writes now come to User Questions; its policy
     lets them run once you allow them there, and asks in Gemini CLI when no decision comes.

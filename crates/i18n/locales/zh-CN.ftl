@@ -204,6 +204,7 @@ setup-done-cursor = Cursor 的 shell 命令和 MCP 工具调用（编辑器与 c
 setup-done-opencode = OpenCode 的权限请求和提问现在会通过其插件目录中的一个插件送到 User Questions；没有回答时，OpenCode 会在自己的提示里询问。
 setup-review-only = userq setup：--review-changes 只用于 claude-code（它的 Stop 钩子），不适用于 { $agent }
 setup-done-droid = Factory Droid 原本会问你的命令和编辑现在都会送到 User Questions。
+setup-done-antigravity = Antigravity CLI 的命令和文件改动现在会先送到 User Questions；你没有回答时，它会像以前一样在自己的提示里询问。
 setup-done-gemini =
     Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions；你在那里允许后它们直接运行，
     没有决定时 Gemini CLI 会像以前一样在自己的提示里询问。

@@ -4,7 +4,8 @@
 //! agent: with no server, a dismissal, or any doubt it prints no decision and exits 0,
 //! and the agent's own prompt takes over (an MCP server's form, which has no prompt
 //! behind it, is cancelled when dismissed); only input that is not the agent's JSON
-//! exits 1 (never 2, which blocks the tool). An answer that does not fit a form is
+//! exits 1 (never 2, which blocks the tool), and in an agent that denies on a failing
+//! hook (Antigravity) not even that: it exits 0 with the agent's own "ask". An answer that does not fit a form is
 //! asked again, with what does not fit named. When the agent ends the hook (a signal,
 //! or closing the pipe it reads), the question is withdrawn everywhere.
 
@@ -23,15 +24,12 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     let name = format!("userq hook {}", agent.name);
     let mut input = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-        return crate::fail(1, &format!("{name}: cannot read the hook input: {e}"));
+        return unreadable(agent, &name, &format!("cannot read the hook input: {e}"));
     }
     let ask = match agent.ask_from(&input, crate::tr()) {
         Ok(Some(ask)) => ask,
         Ok(None) => return ExitCode::SUCCESS,
-        Err(e) => {
-            say_no_decision(agent, &e.to_string());
-            return crate::fail(1, &format!("{name}: {e}; no decision"));
-        }
+        Err(e) => return unreadable(agent, &name, &e.to_string()),
     };
     let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
     let id = format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff);
@@ -71,6 +69,14 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+}
+
+/// Input that is not the agent's: no decision, said on stderr, and exit 1; an agent
+/// that denies on a failing hook hands the choice back with exit 0 instead.
+fn unreadable(agent: Agent, name: &str, why: &str) -> ExitCode {
+    say_no_decision(agent, why);
+    let status = if agent.fails_closed() { 0 } else { 1 };
+    crate::fail(status, &format!("{name}: {why}; no decision"))
 }
 
 /// Prints the agent's own "no decision", for agents that read silence otherwise.

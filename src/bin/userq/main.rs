@@ -37,7 +37,7 @@ Examples:
   echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
   userq pending                                 what is waiting, one a line
   userq mcp                                     an MCP server on stdio for any MCP client
-  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen, droid, cursor, opencode)
+  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen, droid, cursor, opencode, antigravity)
   userq doctor                                  check each agent's hooks and the server
   userq review                                  ask for a review of the working tree's changes
   userq ssh devbox                              agents on devbox ask here, over SSH (Ctrl-C stops)
