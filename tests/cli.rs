@@ -238,9 +238,10 @@ async fn people_read_their_language_and_models_read_the_same_text() {
     zh(pending.arg("pending"));
     assert_eq!(finish(pending.spawn().unwrap()).await.stdout, "没有待回答的问题。\n");
     let mut setup = userq(&socket);
-    zh(setup.args(["setup", "codex", "--dry-run"]).env("HOME", dir.path()));
+    zh(setup.args(["setup", "codex", "--dry-run"]).env("HOME", dir.path()).env("PATH", dir.path()));
     let out = finish(setup.spawn().unwrap()).await;
-    assert!(out.stdout.starts_with("将会在 "), "{}", out.stdout);
+    assert!(out.stdout.starts_with("PATH 中没有 Codex：按本版本测试所用的 "), "{}", out.stdout);
+    assert!(out.stdout.lines().nth(1).is_some_and(|l| l.starts_with("将会在 ")), "{}", out.stdout);
     assert!(out.stdout.contains("中添加 PermissionRequest 钩子"), "{}", out.stdout);
 
     let mut empty = userq(&socket);

@@ -286,6 +286,7 @@ fn setup(agent: Agent, home: &std::path::Path, remove: bool) -> Vec<setup::FileC
         userq: PathBuf::from("/usr/bin/userq"),
         remove,
         review_changes: false,
+        installed: None,
     };
     let changes = s.plan().unwrap();
     setup::apply(&changes).unwrap();
@@ -302,6 +303,7 @@ fn settings_files(agent: Agent, home: &std::path::Path) -> Vec<PathBuf> {
         userq: PathBuf::from("/usr/bin/userq"),
         remove: false,
         review_changes: false,
+        installed: None,
     };
     s.plan().unwrap().into_iter().filter(|c| !c.what.contains(&setup::Step::WroteFile)).map(|c| c.path).collect()
 }

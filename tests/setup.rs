@@ -33,11 +33,33 @@ impl Home {
     fn json(&self, rel: &str) -> Value {
         serde_json::from_str(&self.read(rel)).unwrap()
     }
+    /// A stand-in for an agent's program in the home's bin, printing `version`.
+    fn installed(&self, program: &str, version: &str) {
+        let bin = self.path("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let path = bin.join(program);
+        std::fs::write(&path, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
     async fn setup(&self, args: &[&str]) -> Output {
         let mut c = userq(Path::new("/nowhere.sock"));
-        c.env("HOME", self.dir.path()).env_remove("CODEX_HOME").current_dir(self.dir.path()).arg("setup").args(args);
+        // Only the stand-ins a test puts in the home's bin are on PATH.
+        c.env("HOME", self.dir.path()).env("PATH", self.path("bin")).env_remove("CODEX_HOME");
+        c.current_dir(self.dir.path()).arg("setup").args(args);
         finish(c.spawn().unwrap()).await
     }
+}
+
+/// Setup's output when it changes nothing: which version it writes for, then that.
+fn assert_unchanged(out: &Output) {
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(
+        lines.len() == 2
+            && lines[0].contains("the version this release was tested with")
+            && lines[1].contains("nothing to change"),
+        "setup twice changes nothing: {}",
+        out.stdout
+    );
 }
 
 fn userq_path() -> String {
@@ -229,7 +251,7 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
         json!({"version": 1, "hooks": {"permissionRequest": [
             {"type": "command", "bash": format!("{} hook copilot", userq_path()), "timeoutSec": 86400}]}})
     );
-    assert_eq!(home.setup(&["copilot"]).await.stdout.lines().count(), 1, "setup twice changes nothing");
+    assert_unchanged(&home.setup(&["copilot"]).await);
     home.setup(&["copilot", "--remove"]).await;
     assert!(!home.path(".copilot/hooks/user-questions.json").exists());
 
@@ -299,7 +321,7 @@ async fn cursor_gets_flat_handlers_beside_the_persons_own_and_a_version() {
         json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}],
                "beforeShellExecution": [ours], "beforeMCPExecution": [ours]}})
     );
-    assert_eq!(home.setup(&["cursor"]).await.stdout.lines().count(), 1, "setup twice changes nothing");
+    assert_unchanged(&home.setup(&["cursor"]).await);
     home.setup(&["cursor", "--remove"]).await;
     assert_eq!(home.read(".cursor/hooks.json"), theirs, "the person's file comes back as it was");
 
@@ -324,18 +346,15 @@ async fn opencode_gets_a_plugin_of_its_own_that_runs_this_userq() {
         1,
         "OpenCode takes every export for a plugin"
     );
-    assert_eq!(home.setup(&["opencode"]).await.stdout.lines().count(), 1, "setup twice changes nothing");
+    assert_unchanged(&home.setup(&["opencode"]).await);
     home.setup(&["opencode", "--remove"]).await;
     assert!(!home.path(".config/opencode/plugins/user-questions.js").exists());
 }
 
 /// `userq doctor` with `PATH` holding only a stand-in `claude` that prints a version.
 async fn doctor(home: &Home, socket: &Path) -> (Option<i32>, Value) {
+    home.installed("claude", "2.1.332 (Claude Code)");
     let bin = home.path("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let claude = bin.join("claude");
-    std::fs::write(&claude, "#!/bin/sh\necho '2.1.332 (Claude Code)'\n").unwrap();
-    std::fs::set_permissions(&claude, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let out = finish(
         userq(socket)
             .args(["doctor", "--json"])
@@ -362,6 +381,7 @@ async fn doctor_finds_hooks_missing_current_and_stale_and_a_server_that_does_not
     assert_eq!(agents[0]["agent"], "claude-code");
     assert_eq!(agents[0]["version"], "2.1.332 (Claude Code)");
     assert_eq!(agents[0]["hooks"], "absent");
+    assert_eq!(agents[0]["tested"], Agent::from_command_name("claude-code").unwrap().tested.to_string());
 
     let _server = serve(&socket).await;
     home.setup(&["claude-code"]).await;
@@ -392,4 +412,70 @@ async fn claude_code_reviews_its_changes_on_stop_only_when_asked() {
     let out = home.setup(&["codex", "--review-changes"]).await;
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("--review-changes is for claude-code"), "{}", out.stderr);
+}
+
+/// Setup writes only the events the installed Claude Code knows (an older one stops at
+/// start on a settings file naming one it does not), says which it left out, and takes
+/// such a hook of its own out again after a downgrade.
+#[tokio::test]
+async fn claude_code_gets_only_the_events_its_version_knows() {
+    let home = Home::new();
+    let command = format!("{} hook claude-code", userq_path());
+    home.installed("claude", "2.1.332 (Claude Code)");
+    let out = home.setup(&["claude-code"]).await;
+    assert!(
+        out.stdout.starts_with("Claude Code 2.1.332 found (this release was tested with 2.1.332)."),
+        "{}",
+        out.stdout
+    );
+    assert!(home.json(".claude/settings.json")["hooks"].get("Elicitation").is_some());
+
+    home.installed("claude", "2.1.50 (Claude Code)");
+    let out = home.setup(&["claude-code"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Elicitation left out: Claude Code 2.1.50 does not know it (it came in 2.1.76)"),
+        "{}",
+        out.stdout
+    );
+    let hooks = home.json(".claude/settings.json")["hooks"].clone();
+    assert_eq!(hooks.as_object().unwrap().keys().collect::<Vec<_>>(), ["PermissionRequest", "PreToolUse"]);
+    assert_eq!(hooks["PermissionRequest"][0]["hooks"][0]["command"], command.as_str());
+
+    // On a fresh home, the older version never sees the event at all.
+    let older = Home::new();
+    older.installed("claude", "2.1.50 (Claude Code)");
+    older.setup(&["claude-code"]).await;
+    assert!(older.json(".claude/settings.json")["hooks"].get("Elicitation").is_none());
+    older.setup(&["claude-code", "--remove"]).await;
+    assert!(!older.path(".claude/settings.json").exists());
+}
+
+/// The version each agent says it was tested with is the one the tests install: the
+/// pins of the agents' CLIs (Cursor and Antigravity, out of reach here, are tested
+/// through their documented input).
+#[test]
+fn each_agent_was_tested_with_the_version_pinned_for_its_tests() {
+    let pins: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("pins/agent-clis/package.json")).unwrap(),
+    )
+    .unwrap();
+    let package = |agent: &str| match agent {
+        "claude-code" => Some("@anthropic-ai/claude-code"),
+        "codex" => Some("@openai/codex"),
+        "gemini" => Some("@google/gemini-cli"),
+        "copilot" => Some("@github/copilot"),
+        "qwen" => Some("@qwen-code/qwen-code"),
+        "droid" => Some("@factory/cli-linux-x64"),
+        "opencode" => Some("opencode-ai"),
+        _ => None,
+    };
+    let mut pinned = 0;
+    for agent in Agent::ALL {
+        if let Some(package) = package(agent.name) {
+            assert_eq!(pins["dependencies"][package], agent.tested.to_string(), "{}", agent.name);
+            pinned += 1;
+        }
+    }
+    assert_eq!(pinned, 7);
 }

@@ -17,7 +17,7 @@ use user_questions_i18n::Text;
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS, MCP_NAME};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Antigravity;
 
@@ -29,6 +29,7 @@ pub const AGENT: Agent = Agent {
     events: "PreToolUse for run_command, write_to_file, replace_file_content and multi_replace_file_content",
     setup_done: "setup-done-antigravity",
     project_settings: false,
+    tested: Version(1, 0, 16),
     hooks: &Antigravity,
 };
 

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use super::hook::call::{text, Call, ToolNames};
 use super::hook::permission::{self, Choice, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 use crate::model::labels::APPROVE_EDITS;
 use crate::model::{Answer, Question};
 use crate::review::plan;
@@ -25,6 +25,7 @@ pub const AGENT: Agent = Agent {
     events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); Stop (a review of the changes, with setup --review-changes)",
     setup_done: "setup-done-claude-code",
     project_settings: true,
+    tested: Version(2, 1, 332),
     hooks: &ClaudeCode,
 };
 
@@ -36,7 +37,7 @@ impl Integration for ClaudeCode {
     /// `~/.claude/settings.json` (or the project's): every permission prompt (plan
     /// approval among them, where accepting edits can be offered), AskUserQuestion
     /// before it runs (a hook answers its questions only there), and every MCP server's
-    /// form.
+    /// form; each only where the installed version knows its event.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let base = setup.project.as_deref().unwrap_or(&setup.home);
         let handler = handler(&setup.command(), DAY_SECS);
@@ -49,10 +50,25 @@ impl Integration for ClaudeCode {
         if setup.review_changes || setup.remove {
             groups.push(("Stop", json!({"hooks": [handler]})));
         }
-        let edit = JsonEdit { groups: &groups, ..Default::default() };
+        let left: Vec<&str> = self.left_out(setup).into_iter().map(|(event, _)| event).collect();
+        groups.retain(|(event, _)| setup.remove || !left.contains(event));
+        let edit = JsonEdit { groups: &groups, left_out: &left, ..Default::default() };
         Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())
     }
+
+    fn left_out(&self, setup: &Setup) -> Vec<(&'static str, Version)> {
+        EVENTS.into_iter().filter(|(_, since)| !setup.knows(*since)).collect()
+    }
 }
+
+/// The events setup writes, each with the Claude Code version that first reads it
+/// (an older one stops at start on a settings file naming an event it does not know).
+const EVENTS: [(&str, Version); 4] = [
+    ("PreToolUse", Version(1, 0, 0)),
+    ("Stop", Version(1, 0, 0)),
+    ("PermissionRequest", Version(2, 0, 45)),
+    ("Elicitation", Version(2, 1, 76)),
+];
 
 /// The ask of one hook input, in Claude Code's shapes (which other agents share).
 pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {

@@ -15,7 +15,7 @@ use super::hook::call::{text, Call};
 use super::hook::patch;
 use super::hook::permission::{self, Verdict};
 use super::setup::{handler, read, FileChange, JsonEdit, Setup, SetupError, Step, DAY_SECS, MCP_NAME};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Codex;
 
@@ -27,6 +27,7 @@ pub const AGENT: Agent = Agent {
     events: "PermissionRequest",
     setup_done: "setup-done-codex",
     project_settings: false,
+    tested: Version(0, 171, 0),
     hooks: &Codex,
 };
 

@@ -13,7 +13,7 @@ use user_questions_i18n::Text;
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Copilot;
 
@@ -25,6 +25,7 @@ pub const AGENT: Agent = Agent {
     events: "permissionRequest",
     setup_done: "setup-done-copilot",
     project_settings: false,
+    tested: Version(1, 0, 102),
     hooks: &Copilot,
 };
 

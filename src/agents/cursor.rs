@@ -15,7 +15,7 @@ use user_questions_i18n::Text;
 use super::hook::call::Call;
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Cursor;
 
@@ -27,6 +27,7 @@ pub const AGENT: Agent = Agent {
     events: "beforeShellExecution, beforeMCPExecution",
     setup_done: "setup-done-cursor",
     project_settings: false,
+    tested: Version(3, 21, 16),
     hooks: &Cursor,
 };
 

@@ -12,7 +12,7 @@ use user_questions_i18n::Text;
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Droid;
 
@@ -24,6 +24,7 @@ pub const AGENT: Agent = Agent {
     events: "PreToolUse for Execute, Edit, Create and ApplyPatch, where Droid would ask",
     setup_done: "setup-done-droid",
     project_settings: false,
+    tested: Version(0, 225, 2),
     hooks: &Droid,
 };
 

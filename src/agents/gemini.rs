@@ -15,7 +15,7 @@ use user_questions_i18n::Text;
 use super::hook::call::{Call, ToolNames};
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS, MCP_NAME};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Gemini;
 
@@ -27,6 +27,7 @@ pub const AGENT: Agent = Agent {
     events: "BeforeTool",
     setup_done: "setup-done-gemini",
     project_settings: false,
+    tested: Version(0, 61, 0),
     hooks: &Gemini,
 };
 

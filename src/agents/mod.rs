@@ -16,12 +16,14 @@ pub mod opencode;
 pub mod qwen;
 pub mod setup;
 pub mod stop_review;
+pub mod version;
 
 use serde_json::{Map, Value};
 
 use crate::model::{Answer, Context, Question};
 use setup::{FileChange, Setup, SetupError};
 use user_questions_i18n::Text;
+pub use version::Version;
 
 /// How User Questions meets one agent at its hooks, in that agent's own file: how its
 /// hook input becomes questions and the answer its decision, and the edits `userq
@@ -35,6 +37,11 @@ pub trait Integration: Sync {
     /// which most agents read as "ask in your own prompt".
     fn no_decision(&self, _why: &str) -> Option<Value> {
         None
+    }
+    /// The events setup leaves out because the installed version does not know them,
+    /// each with the version it came in.
+    fn left_out(&self, _setup: &Setup) -> Vec<(&'static str, Version)> {
+        Vec::new()
     }
     /// Whether the agent reads a hook that exits non-zero as a deny (Antigravity): its
     /// hook then exits 0 with [`no_decision`](Self::no_decision) even on input it
@@ -66,6 +73,10 @@ pub struct Agent {
     pub setup_done: &'static str,
     /// Whether `userq setup --project` can write a project's settings instead.
     pub project_settings: bool,
+    /// The version this release was tested with: in the agent's real CLI, or where
+    /// that is out of reach (Cursor, Antigravity) through the hook input its
+    /// documentation of that version shows.
+    pub tested: Version,
     hooks: &'static dyn Integration,
 }
 

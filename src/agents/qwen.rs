@@ -9,7 +9,7 @@ use user_questions_i18n::Text;
 use super::claude_code::permission_request;
 use super::hook::call::ToolNames;
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
 
 pub struct Qwen;
 
@@ -21,6 +21,7 @@ pub const AGENT: Agent = Agent {
     events: "PermissionRequest",
     setup_done: "setup-done-qwen",
     project_settings: false,
+    tested: Version(0, 24, 4),
     hooks: &Qwen,
 };
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use super::Agent;
+use super::{Agent, Version};
 use crate::paths::Access;
 
 /// A hook's timeout: a day, so a question nobody has seen yet is not ended by the agent.
@@ -36,6 +36,9 @@ pub struct JsonEdit<'a> {
     pub required: &'a [(&'a str, Value)],
     /// The `mcpServers` entry, named [`MCP_NAME`].
     pub mcp: Option<Value>,
+    /// Events the installed version does not know: a hook of ours there is taken out
+    /// (an agent that went back to an older version must still start).
+    pub left_out: &'a [&'a str],
     /// `(section, key)`: a flag that must be true for hooks to run at all; turned on,
     /// and off again on removal when it was off before.
     pub switch: Option<(&'a str, &'a str)>,
@@ -57,6 +60,9 @@ pub struct Setup {
     pub remove: bool,
     /// Claude Code: also review the changes when it stops (`--review-changes`).
     pub review_changes: bool,
+    /// The agent's version as installed here; `None` when it is not found, and setup
+    /// writes what the version this release was tested with reads.
+    pub installed: Option<Version>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -107,6 +113,18 @@ impl Setup {
         self.agent.integration().settings(self)
     }
 
+    /// The events left out because the installed version does not know them, each
+    /// with the version it came in.
+    pub fn left_out(&self) -> Vec<(&'static str, Version)> {
+        self.agent.integration().left_out(self)
+    }
+
+    /// Whether the agent as installed reads what came in `since`: yes when it is not
+    /// found (setup writes for the version tested with, which is at least as new).
+    pub fn knows(&self, since: Version) -> bool {
+        self.installed.is_none_or(|v| v >= since)
+    }
+
     /// The command the agent runs: `<absolute userq> hook <agent>`.
     pub fn command(&self) -> String {
         hook_command(&self.userq, self.agent)
@@ -142,7 +160,7 @@ impl Setup {
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
     pub fn json_file(&self, path: &Path, edit: JsonEdit) -> Result<Option<FileChange>, SetupError> {
-        let JsonEdit { section, groups, required, mcp, switch } = edit;
+        let JsonEdit { section, groups, required, mcp, left_out, switch } = edit;
         let section = if section.is_empty() { "hooks" } else { section };
         let original = read(path)?;
         let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
@@ -191,6 +209,11 @@ impl Setup {
             for (event, group) in groups {
                 if add_hook(&mut after, section, event, group, self.agent) {
                     what.push(Step::AddedHook { event: event.to_string() });
+                }
+            }
+            for event in left_out {
+                if remove_hooks(&mut after, section, event, self.agent) {
+                    what.push(Step::RemovedHook { event: event.to_string() });
                 }
             }
             if let Some(server) = mcp {

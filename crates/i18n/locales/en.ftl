@@ -148,7 +148,11 @@ client-foreign = refusing the server on { $path }: it runs as uid { $uid }, not 
 
 ## userq setup
 
+setup-version-found = { $agent } { $installed } found (this release was tested with { $tested }).
+setup-version-unknown = { $agent } is not on PATH: writing what { $tested }, the version this release was tested with, reads.
+setup-left-out = { $event } left out: { $agent } { $installed } does not know it (it came in { $since }); run setup again after upgrading.
 doctor-not-found = not on PATH
+doctor-tested = tested with { $version }
 doctor-hooks-current = hooks set up, pointing at this userq
 doctor-hooks-stale = hooks out of date (another userq, or an older setup): run `userq setup { $agent }` ({ $detail })
 doctor-hooks-absent = not set up: `userq setup { $agent }` sends its prompts here

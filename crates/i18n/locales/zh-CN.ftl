@@ -135,7 +135,11 @@ client-foreign = 拒绝 { $path } 上的服务：它以 uid { $uid } 运行，�
 
 ## userq setup
 
+setup-version-found = 找到 { $agent } { $installed }（此版本已在 { $tested } 上测试）。
+setup-version-unknown = PATH 中没有 { $agent }：按本版本测试所用的 { $tested } 能读取的内容写入。
+setup-left-out = 未写入 { $event }：{ $agent } { $installed } 不认识它（它从 { $since } 开始提供）；升级后请再次运行 setup。
 doctor-not-found = 不在 PATH 中
+doctor-tested = 已在 { $version } 上测试
 doctor-hooks-current = 钩子已设置，指向这个 userq
 doctor-hooks-stale = 钩子已过时（另一个 userq，或旧的设置）：请运行 `userq setup { $agent }`（{ $detail }）
 doctor-hooks-absent = 未设置：`userq setup { $agent }` 会把它的提示送到这里

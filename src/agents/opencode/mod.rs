@@ -15,7 +15,7 @@ use user_questions_i18n::Text;
 use super::hook::call::{shown_path, text, Call};
 use super::hook::permission::{self, Choice, Verdict};
 use super::setup::{FileChange, Setup, SetupError};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 use crate::model::{Answer, Question};
 use crate::review::shown::fenced;
 
@@ -29,6 +29,7 @@ pub const AGENT: Agent = Agent {
     events: "permission.asked, question.asked (from the plugin setup writes)",
     setup_done: "setup-done-opencode",
     project_settings: false,
+    tested: Version(1, 18, 33),
     hooks: &OpenCode,
 };
 

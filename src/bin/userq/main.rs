@@ -163,7 +163,7 @@ fn main() -> ExitCode {
             Command::Ssh(args) => ssh::run(socket, args).await,
             Command::Relay(args) => relay::run(args).await,
             Command::Review(args) => review::run(socket, args).await,
-            Command::Setup(args) => setup::run(args),
+            Command::Setup(args) => setup::run(args).await,
             Command::Doctor(args) => doctor::run(socket, args).await,
             Command::History(args) => history::run(args),
             Command::Rules { command } => history::rules(command),

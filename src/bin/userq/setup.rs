@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use crate::tr;
 use clap::Args;
 use user_questions::agents::setup::{self, Setup, SetupError, Step, MCP_NAME};
-use user_questions::agents::Agent;
+use user_questions::agents::version::{on_path, printed_by};
+use user_questions::agents::{Agent, Version};
 
 #[derive(Args)]
 pub struct SetupArgs {
@@ -30,7 +31,7 @@ pub struct SetupArgs {
     remove: bool,
 }
 
-pub fn run(args: SetupArgs) -> ExitCode {
+pub async fn run(args: SetupArgs) -> ExitCode {
     let t = tr();
     if args.project && !args.agent.project_settings {
         return crate::fail(2, &t.tr_args("setup-project-only", &[("agent", args.agent.name.into())]));
@@ -50,6 +51,10 @@ pub fn run(args: SetupArgs) -> ExitCode {
     if args.review_changes && args.agent.name != "claude-code" {
         return crate::fail(2, &t.tr_args("setup-review-only", &[("agent", args.agent.name.into())]));
     }
+    let installed = match on_path(args.agent.program) {
+        Some(program) => printed_by(&program).await.as_deref().and_then(Version::find),
+        None => None,
+    };
     let setup = Setup {
         agent: args.agent,
         home,
@@ -57,7 +62,11 @@ pub fn run(args: SetupArgs) -> ExitCode {
         userq: userq.clone(),
         remove: args.remove,
         review_changes: args.review_changes,
+        installed,
     };
+    if !args.remove {
+        say_version(&setup);
+    }
     let changes = match setup.plan() {
         Ok(c) => c,
         Err(e) => return crate::fail(1, &setup_error(&e)),
@@ -87,6 +96,28 @@ pub fn run(args: SetupArgs) -> ExitCode {
         println!("{}", t.tr_args(args.agent.setup_done, &[("userq", (&userq).into())]));
     }
     ExitCode::SUCCESS
+}
+
+/// Which version setup writes for: the installed one, beside the one this release was
+/// tested with, and each event that version does not know, left out.
+fn say_version(setup: &Setup) {
+    let t = tr();
+    let agent = setup.agent.display_name;
+    let tested = setup.agent.tested.to_string();
+    let installed = setup.installed.map(|v| v.to_string()).unwrap_or_default();
+    let args = [("agent", agent.into()), ("installed", (&installed).into()), ("tested", (&tested).into())];
+    let id = if setup.installed.is_some() { "setup-version-found" } else { "setup-version-unknown" };
+    println!("{}", t.tr_args(id, &args));
+    for (event, since) in setup.left_out() {
+        let since = since.to_string();
+        let args = [
+            ("agent", agent.into()),
+            ("installed", (&installed).into()),
+            ("event", event.into()),
+            ("since", (&since).into()),
+        ];
+        println!("{}", t.tr_args("setup-left-out", &args));
+    }
 }
 
 /// One change, as the person reads it (`dry` is `yes` for `--dry-run`).

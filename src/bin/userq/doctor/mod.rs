@@ -9,13 +9,13 @@
 mod codex;
 
 use std::path::{Path, PathBuf};
-use std::process::{ExitCode, Stdio};
-use std::time::Duration;
+use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
 use user_questions::agents::setup::Setup;
-use user_questions::agents::Agent;
+use user_questions::agents::version::{on_path, printed_by};
+use user_questions::agents::{Agent, Version};
 use user_questions::channel::client::Client;
 
 use crate::tr;
@@ -70,21 +70,22 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
     let mut lines = Vec::new();
     for agent in Agent::ALL {
         let found = on_path(agent.program);
-        let (hooks, detail) = hooks(agent, &home, &userq);
+        let version = match &found {
+            Some(program) => printed_by(program).await,
+            None => None,
+        };
+        let installed = version.as_deref().and_then(Version::find);
+        let (hooks, detail) = hooks(agent, &home, &userq, installed);
         if found.is_none() && hooks == Hooks::Absent {
             continue;
         }
-        let version = match &found {
-            Some(program) => version(program).await,
-            None => None,
-        };
         wrong |= matches!(hooks, Hooks::Stale | Hooks::Unreadable);
         let name = agent.display_name;
         let shown_version = version.clone().unwrap_or_else(|| t.tr("doctor-not-found"));
         let mut state = t.tr_args(hooks.message(), &[("agent", agent.name.into()), ("detail", (&detail).into())]);
         let mut report = json!({
             "agent": agent.name, "found": found.is_some(), "version": version,
-            "hooks": hooks.name(), "detail": detail,
+            "hooks": hooks.name(), "detail": detail, "tested": agent.tested.to_string(),
         });
         if let (Some(program), Hooks::Current, "codex") = (&found, hooks, agent.name) {
             let setup = Setup {
@@ -94,6 +95,7 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
                 userq: userq.clone(),
                 remove: false,
                 review_changes: false,
+                installed,
             };
             let codex_home = setup.agent_home("CODEX_HOME", ".codex");
             // Codex's app server makes a home where there is none: only an existing one is asked.
@@ -114,7 +116,8 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
                 }
             }
         }
-        lines.push(format!("{name} ({shown_version}): {state}"));
+        let tested = t.tr_args("doctor-tested", &[("version", (&agent.tested.to_string()).into())]);
+        lines.push(format!("{name} ({shown_version}; {tested}): {state}"));
         agents.push(report);
     }
     let server = match Client::connect(&socket, "userq doctor").await {
@@ -147,7 +150,7 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
 }
 
 /// How `agent`'s hooks stand, and what setup would still change when they are stale.
-fn hooks(agent: Agent, home: &Path, userq: &Path) -> (Hooks, String) {
+fn hooks(agent: Agent, home: &Path, userq: &Path, installed: Option<Version>) -> (Hooks, String) {
     let setup = |remove| Setup {
         agent,
         home: home.to_owned(),
@@ -155,6 +158,7 @@ fn hooks(agent: Agent, home: &Path, userq: &Path) -> (Hooks, String) {
         userq: userq.to_owned(),
         remove,
         review_changes: false,
+        installed,
     };
     let (add, remove) = match (setup(false).plan(), setup(true).plan()) {
         (Ok(add), Ok(remove)) => (add, remove),
@@ -168,24 +172,4 @@ fn hooks(agent: Agent, home: &Path, userq: &Path) -> (Hooks, String) {
         (false, true) => (Hooks::Absent, String::new()),
         (false, false) => (Hooks::Stale, files(&add)),
     }
-}
-
-/// `program` on `PATH`.
-fn on_path(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
-}
-
-/// The first line `program --version` prints, within a few seconds.
-async fn version(program: &Path) -> Option<String> {
-    let run = tokio::process::Command::new(program)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .output();
-    let out = tokio::time::timeout(Duration::from_secs(5), run).await.ok()?.ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_owned)
 }
