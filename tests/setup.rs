@@ -479,3 +479,31 @@ fn each_agent_was_tested_with_the_version_pinned_for_its_tests() {
     }
     assert_eq!(pinned, 7);
 }
+
+/// An agent older than its hook event gets no hook, nor what goes with it: Gemini CLI
+/// no policy that allows what the hook would decide, Copilot no hooks file.
+#[tokio::test]
+async fn an_agent_older_than_its_hook_event_gets_neither_it_nor_what_goes_with_it() {
+    let home = Home::new();
+    home.installed("gemini", "0.25.0");
+    let out = home.setup(&["gemini"]).await;
+    assert!(
+        out.stdout.contains("BeforeTool left out: Gemini CLI 0.25.0 does not know it (it came in 0.26.0)"),
+        "{}",
+        out.stdout
+    );
+    let settings = home.json(".gemini/settings.json");
+    assert!(settings.get("hooks").is_none() && settings.get("hooksConfig").is_none(), "{settings}");
+    assert!(settings["mcpServers"].get("user-questions").is_some(), "the MCP server works in any version: {settings}");
+    assert!(!home.path(".gemini/policies/user-questions.toml").exists());
+    // Upgraded, it gets all of it.
+    home.installed("gemini", "0.61.0");
+    home.setup(&["gemini"]).await;
+    assert!(home.path(".gemini/policies/user-questions.toml").exists());
+    assert!(home.json(".gemini/settings.json")["hooks"].get("BeforeTool").is_some());
+
+    home.installed("copilot", "GitHub Copilot CLI 1.0.11");
+    let out = home.setup(&["copilot"]).await;
+    assert!(out.stdout.contains("permissionRequest left out"), "{}", out.stdout);
+    assert!(!home.path(".copilot/hooks/user-questions.json").exists());
+}

@@ -50,22 +50,21 @@ impl Integration for ClaudeCode {
         if setup.review_changes || setup.remove {
             groups.push(("Stop", json!({"hooks": [handler]})));
         }
-        let left: Vec<&str> = self.left_out(setup).into_iter().map(|(event, _)| event).collect();
-        groups.retain(|(event, _)| setup.remove || !left.contains(event));
-        let edit = JsonEdit { groups: &groups, left_out: &left, ..Default::default() };
+        let edit = JsonEdit { groups: &groups, ..Default::default() };
         Ok(setup.json_file(&base.join(".claude/settings.json"), edit)?.into_iter().collect())
     }
 
-    fn left_out(&self, setup: &Setup) -> Vec<(&'static str, Version)> {
-        EVENTS.into_iter().filter(|(_, since)| !setup.knows(*since)).collect()
+    fn since(&self) -> &'static [(&'static str, Version)] {
+        &SINCE
     }
 }
 
 /// The events setup writes, each with the Claude Code version that first reads it
-/// (an older one stops at start on a settings file naming an event it does not know).
-const EVENTS: [(&str, Version); 4] = [
-    ("PreToolUse", Version(1, 0, 0)),
-    ("Stop", Version(1, 0, 0)),
+/// (its changelog): before 2.1.101 a settings file naming an event Claude Code does not
+/// know is refused whole with a dialog at start, and later ones warn about it.
+const SINCE: [(&str, Version); 4] = [
+    ("PreToolUse", Version(1, 0, 38)),
+    ("Stop", Version(1, 0, 38)),
     ("PermissionRequest", Version(2, 0, 45)),
     ("Elicitation", Version(2, 1, 76)),
 ];

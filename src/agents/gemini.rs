@@ -45,13 +45,24 @@ impl Integration for Gemini {
         let edit = JsonEdit {
             groups: &groups,
             mcp: Some(setup.mcp_server(Some(ms))),
-            switch: Some(("hooksConfig", "enabled")),
+            switch: (setup.remove || setup.left_out().is_empty()).then_some(("hooksConfig", "enabled")),
             ..Default::default()
         };
         let mut changes: Vec<FileChange> =
             setup.json_file(&setup.home.join(".gemini/settings.json"), edit)?.into_iter().collect();
-        changes.extend(setup.own_file(&setup.home.join(".gemini/policies/user-questions.toml"), POLICY)?);
+        // The policy allows what the hook decides: never without the hook.
+        let policy = setup.home.join(".gemini/policies/user-questions.toml");
+        changes.extend(match setup.left_out().is_empty() {
+            true => setup.own_file(&policy, POLICY)?,
+            false => setup.own_file_gone(&policy)?,
+        });
         Ok(changes)
+    }
+
+    /// Before 0.26.0 hooks are switched on elsewhere (`tools.enableHooks`) and
+    /// `hooksConfig.enabled` means nothing.
+    fn since(&self) -> &'static [(&'static str, Version)] {
+        &[("BeforeTool", Version(0, 26, 0))]
     }
 
     fn no_decision(&self, why: &str) -> Option<Value> {

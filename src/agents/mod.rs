@@ -38,10 +38,10 @@ pub trait Integration: Sync {
     fn no_decision(&self, _why: &str) -> Option<Value> {
         None
     }
-    /// The events setup leaves out because the installed version does not know them,
-    /// each with the version it came in.
-    fn left_out(&self, _setup: &Setup) -> Vec<(&'static str, Version)> {
-        Vec::new()
+    /// The version each event setup writes came in, where an older version of the
+    /// agent is still about: setup leaves out what the installed version does not know.
+    fn since(&self) -> &'static [(&'static str, Version)] {
+        &[]
     }
     /// Whether the agent reads a hook that exits non-zero as a deny (Antigravity): its
     /// hook then exits 0 with [`no_decision`](Self::no_decision) even on input it

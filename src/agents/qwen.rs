@@ -35,6 +35,11 @@ pub const TOOLS: ToolNames = ToolNames {
 };
 
 impl Integration for Qwen {
+    /// Older versions do not run the hook (its PermissionRequest hook first fires in 0.13.0 (its changelog)).
+    fn since(&self) -> &'static [(&'static str, Version)] {
+        &[("PermissionRequest", Version(0, 13, 0))]
+    }
+
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         if hook.event != "PermissionRequest" {
             return Ok(None);

@@ -36,9 +36,6 @@ pub struct JsonEdit<'a> {
     pub required: &'a [(&'a str, Value)],
     /// The `mcpServers` entry, named [`MCP_NAME`].
     pub mcp: Option<Value>,
-    /// Events the installed version does not know: a hook of ours there is taken out
-    /// (an agent that went back to an older version must still start).
-    pub left_out: &'a [&'a str],
     /// `(section, key)`: a flag that must be true for hooks to run at all; turned on,
     /// and off again on removal when it was off before.
     pub switch: Option<(&'a str, &'a str)>,
@@ -116,7 +113,14 @@ impl Setup {
     /// The events left out because the installed version does not know them, each
     /// with the version it came in.
     pub fn left_out(&self) -> Vec<(&'static str, Version)> {
-        self.agent.integration().left_out(self)
+        let since = self.agent.integration().since();
+        since.iter().copied().filter(|(_, since)| !self.knows(*since)).collect()
+    }
+
+    /// A file wholly setup's own that must not be there (what it goes with is left
+    /// out): removed when it is.
+    pub fn own_file_gone(&self, path: &Path) -> Result<Option<FileChange>, SetupError> {
+        Ok(read(path)?.map(|_| FileChange { path: path.to_owned(), what: vec![], contents: None, drop_backup: false }))
     }
 
     /// Whether the agent as installed reads what came in `since`: yes when it is not
@@ -160,7 +164,10 @@ impl Setup {
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
     pub fn json_file(&self, path: &Path, edit: JsonEdit) -> Result<Option<FileChange>, SetupError> {
-        let JsonEdit { section, groups, required, mcp, left_out, switch } = edit;
+        let JsonEdit { section, groups, required, mcp, switch } = edit;
+        // Events the installed version does not know are not written, and a hook of
+        // ours there is taken out (an agent that went back a version must still start).
+        let left_out: Vec<&str> = self.left_out().into_iter().map(|(event, _)| event).collect();
         let section = if section.is_empty() { "hooks" } else { section };
         let original = read(path)?;
         let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
@@ -206,12 +213,12 @@ impl Setup {
                 let root = after.as_object_mut().expect("settings are an object");
                 root.entry(*key).or_insert_with(|| value.clone());
             }
-            for (event, group) in groups {
+            for (event, group) in groups.iter().filter(|(event, _)| !left_out.contains(event)) {
                 if add_hook(&mut after, section, event, group, self.agent) {
                     what.push(Step::AddedHook { event: event.to_string() });
                 }
             }
-            for event in left_out {
+            for event in left_out.iter().filter(|e| groups.iter().any(|(g, _)| g == *e)) {
                 if remove_hooks(&mut after, section, event, self.agent) {
                     what.push(Step::RemovedHook { event: event.to_string() });
                 }
