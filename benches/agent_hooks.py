@@ -131,7 +131,7 @@ BENCHES = [
     ("gemini", gemini, None, [".gemini/settings.json"], ["gemini", "--version"]),
     ("copilot", copilot, None, [".copilot/hooks/user-questions.json"], ["copilot", "--version"]),
     ("qwen", qwen, None, [".qwen/settings.json"], ["qwen", "--version"]),
-    ("droid", droid, None, [".factory/settings.json"], [str(test_droid.DROID), "--version"]),
+    ("droid", droid, None, [".factory/hooks.json"], [str(test_droid.DROID), "--version"]),
     ("opencode", opencode, xdg, [".config/opencode/plugins/user-questions.js"], ["opencode", "--version"]),
 ]
 

@@ -265,15 +265,48 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     );
     home.setup(&["qwen", "--remove"]).await;
     assert_eq!(home.read(".qwen/settings.json"), original);
+}
 
-    home.setup(&["droid"]).await;
-    assert_eq!(
-        home.json(".factory/settings.json")["hooks"]["PreToolUse"],
-        json!([{"matcher": "^(Execute|Edit|Create|ApplyPatch)$", "hooks": [
-            {"type": "command", "command": format!("{} hook droid", userq_path()), "timeout": 86400}]}])
-    );
+/// Droid reads `~/.factory/hooks.json` first (its events replace the same events in
+/// `settings.json`): setup writes there, beside the person's own hooks, and moves an
+/// earlier setup's hook out of `settings.json`, whose bytes come back.
+#[tokio::test]
+async fn droid_gets_its_hook_in_hooks_json_and_an_earlier_one_moves_over() {
+    let home = Home::new();
+    let ours = json!([{"matcher": "^(Execute|Edit|Create|ApplyPatch)$", "hooks": [
+        {"type": "command", "command": format!("{} hook droid", userq_path()), "timeout": 86400}]}]);
+    // The person's own hooks file, events at its top level, and their settings.
+    let theirs = "{\n  \"PostToolUse\": [\n    {\n      \"matcher\": \"Edit\",\n      \"hooks\": [\n        {\n          \"type\": \"command\",\n          \"command\": \"prettier --write\"\n        }\n      ]\n    }\n  ]\n}\n";
+    let settings = "{\n  \"model\": \"custom:mine\"\n}\n";
+    home.write(".factory/hooks.json", theirs);
+    home.write(".factory/settings.json", settings);
+    // An earlier setup wrote its hook into settings.json (keeping a backup first).
+    home.write(".factory/settings.json.bak", settings);
+    let earlier = json!({"model": "custom:mine", "hooks": {"PreToolUse": ours}});
+    home.write(".factory/settings.json", &format!("{}\n", serde_json::to_string_pretty(&earlier).unwrap()));
+
+    let out = home.setup(&["droid"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let hooks = home.json(".factory/hooks.json");
+    assert_eq!(hooks["PreToolUse"], ours, "{hooks}");
+    assert_eq!(hooks["PostToolUse"], serde_json::from_str::<Value>(theirs).unwrap()["PostToolUse"]);
+    assert!(hooks.get("hooks").is_none(), "events at the top level: {hooks}");
+    assert_eq!(home.read(".factory/settings.json"), settings, "the earlier hook moved out");
+    assert!(!home.path(".factory/settings.json.bak").exists());
+    let written = home.read(".factory/hooks.json");
+    assert_unchanged(&home.setup(&["droid"]).await);
+    assert_eq!(home.read(".factory/hooks.json"), written);
+
     home.setup(&["droid", "--remove"]).await;
-    assert!(!home.path(".factory/settings.json").exists());
+    assert_eq!(home.read(".factory/hooks.json"), theirs);
+    assert_eq!(home.read(".factory/settings.json"), settings);
+
+    let fresh = Home::new();
+    fresh.setup(&["droid"]).await;
+    assert_eq!(fresh.json(".factory/hooks.json"), json!({"PreToolUse": ours}));
+    assert!(!fresh.path(".factory/settings.json").exists());
+    fresh.setup(&["droid", "--remove"]).await;
+    assert!(!fresh.path(".factory/hooks.json").exists());
 }
 
 /// Antigravity's hooks file holds named hook sets; setup's is `user-questions`, beside

@@ -16,7 +16,7 @@ use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
-use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS, MCP_NAME};
+use super::setup::{FileChange, JsonEdit, Section, Setup, SetupError, DAY_SECS, MCP_NAME};
 use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Antigravity;
@@ -58,7 +58,7 @@ impl Integration for Antigravity {
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let handler = json!({"type": "command", "command": setup.command(), "timeout": DAY_SECS});
         let groups = [(EVENT, json!({"matcher": MATCHER, "hooks": [handler]}))];
-        let edit = JsonEdit { section: MCP_NAME, groups: &groups, ..Default::default() };
+        let edit = JsonEdit { section: Section::Named(MCP_NAME), groups: &groups, ..Default::default() };
         let path = setup.home.join(".gemini/config/hooks.json");
         Ok(setup.json_file(&path, edit)?.into_iter().collect())
     }

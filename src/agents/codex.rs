@@ -134,5 +134,5 @@ fn config_toml(setup: &Setup, path: &Path) -> Result<Option<FileChange>, SetupEr
     }
     let text = doc.to_string();
     let empty = text.trim().is_empty();
-    Ok(Some(setup.finish(path, original, vec![what], text.clone(), |bak| bak == text, empty)))
+    Ok(Some(setup.finish(setup.remove, path, original, vec![what], text.clone(), |bak| bak == text, empty)))
 }

@@ -11,7 +11,7 @@ use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
-use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
+use super::setup::{handler, FileChange, JsonEdit, Section, Setup, SetupError, DAY_SECS};
 use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
 
 pub struct Droid;
@@ -55,12 +55,19 @@ impl Integration for Droid {
         })))
     }
 
-    /// `~/.factory/settings.json`'s `hooks` (its `hooks.json` wants the events at the
-    /// top level, which a person's own file may not have).
+    /// `~/.factory/hooks.json`, the events at its top level beside the person's own:
+    /// Droid reads it first, and its events replace the same events in
+    /// `settings.json`'s `hooks` (0.225's `mergeHookSettings`), so a PreToolUse hook of
+    /// the person's own there would hide one of ours in `settings.json`. An earlier
+    /// setup's hook in `settings.json` moves over.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let groups = [("PreToolUse", json!({"matcher": MATCHER, "hooks": [handler(&setup.command(), DAY_SECS)]}))];
-        let edit = JsonEdit { groups: &groups, ..Default::default() };
-        Ok(setup.json_file(&setup.home.join(".factory/settings.json"), edit)?.into_iter().collect())
+        let factory = setup.home.join(".factory");
+        let hooks = JsonEdit { section: Section::Root, groups: &groups, ..Default::default() };
+        let earlier = JsonEdit { groups: &groups, take_out: true, ..Default::default() };
+        let mut changes: Vec<FileChange> = setup.json_file(&factory.join("hooks.json"), hooks)?.into_iter().collect();
+        changes.extend(setup.json_file(&factory.join("settings.json"), earlier)?);
+        Ok(changes)
     }
 }
 

@@ -24,9 +24,8 @@ pub const MCP_NAME: &str = "user-questions";
 /// What setup puts in one JSON settings file.
 #[derive(Default)]
 pub struct JsonEdit<'a> {
-    /// The top-level key the events are under: `hooks` when empty (Antigravity names
-    /// each hook set by a key of its own).
-    pub section: &'a str,
+    /// Where the events are in the file.
+    pub section: Section<'a>,
     /// `<section>.<event>` gets the group: `(event, {matcher?, hooks: [handler]})`, or,
     /// for an agent whose lists hold handlers themselves (Cursor), the handler.
     pub groups: &'a [(&'a str, Value)],
@@ -36,9 +35,24 @@ pub struct JsonEdit<'a> {
     pub required: &'a [(&'a str, Value)],
     /// The `mcpServers` entry, named [`MCP_NAME`].
     pub mcp: Option<Value>,
+    /// Take setup's hooks out of this file even when setting up: they moved to
+    /// another file (where the agent reads them first).
+    pub take_out: bool,
     /// `(section, key)`: a flag that must be true for hooks to run at all; turned on,
     /// and off again on removal when it was off before.
     pub switch: Option<(&'a str, &'a str)>,
+}
+
+/// Where a settings file keeps its events.
+#[derive(Default, Clone, Copy)]
+pub enum Section<'a> {
+    /// Under `hooks`, as most agents keep them.
+    #[default]
+    Hooks,
+    /// Under a key of setup's own (Antigravity names each hook set).
+    Named(&'a str),
+    /// At the top level: the file holds nothing but events (Droid's `hooks.json`).
+    Root,
 }
 
 /// One hook handler, as Claude Code, Codex and Gemini CLI read it.
@@ -164,15 +178,22 @@ impl Setup {
 
     /// Adds or removes the hook groups (and the MCP server) in one JSON settings file.
     pub fn json_file(&self, path: &Path, edit: JsonEdit) -> Result<Option<FileChange>, SetupError> {
-        let JsonEdit { section, groups, required, mcp, switch } = edit;
+        let JsonEdit { section, groups, required, mcp, take_out, switch } = edit;
+        let removing = self.remove || take_out;
         // Events the installed version does not know are not written, and a hook of
         // ours there is taken out (an agent that went back a version must still start).
         let left_out: Vec<&str> = self.left_out().into_iter().map(|(event, _)| event).collect();
-        let section = if section.is_empty() { "hooks" } else { section };
+        // Events at the top level are edited as if under `hooks`, and written back bare.
+        let (section, root) = match section {
+            Section::Hooks => ("hooks", false),
+            Section::Named(name) => (name, false),
+            Section::Root => ("hooks", true),
+        };
         let original = read(path)?;
         let invalid = |error: String| SetupError::Invalid { path: path.to_owned(), format: "JSON", error };
         let parse = |text: &str| -> Result<Value, SetupError> {
             match serde_json::from_str::<Value>(text).map_err(|e| invalid(e.to_string()))? {
+                v @ Value::Object(_) if root => Ok(json!({ section: v })),
                 v @ Value::Object(_) => Ok(v),
                 _ => Err(invalid("the top level is not an object".into())),
             }
@@ -183,7 +204,7 @@ impl Setup {
         };
         let mut after = before.clone();
         let mut what = Vec::new();
-        if self.remove {
+        if removing {
             for (event, _) in groups {
                 if remove_hooks(&mut after, section, event, self.agent) {
                     what.push(Step::RemovedHook { event: event.to_string() });
@@ -240,17 +261,22 @@ impl Setup {
         if after == before {
             return Ok(None);
         }
+        let written = match root {
+            true => after.get(section).cloned().unwrap_or_else(|| json!({})),
+            false => after.clone(),
+        };
         let pretty = |v: &Value| format!("{}\n", serde_json::to_string_pretty(v).expect("JSON values serialise"));
         Ok(Some(self.finish(
+            removing,
             path,
             original,
             what,
-            pretty(&after),
+            pretty(&written),
             |bak| {
                 parse(bak).ok().map(|b| without_empty_containers(b, section))
                     == Some(without_empty_containers(after.clone(), section))
             },
-            after == json!({}),
+            written == json!({}),
         )))
     }
 
@@ -258,6 +284,7 @@ impl Setup {
     /// the original, and no file at all when setup had created it.
     pub(crate) fn finish(
         &self,
+        removing: bool,
         path: &Path,
         original: Option<String>,
         what: Vec<Step>,
@@ -267,7 +294,7 @@ impl Setup {
     ) -> FileChange {
         let mut change =
             FileChange { path: path.to_owned(), what, contents: Some(text.into_bytes()), drop_backup: false };
-        if self.remove {
+        if removing {
             match read(&backup_path(path)).ok().flatten() {
                 Some(bak) if is_backup(&bak) => {
                     change.contents = Some(bak.into_bytes());

@@ -49,3 +49,22 @@ def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, soc
     assert not (agent.work / "greeting.txt").exists()
     results = json.dumps(tool_messages(model.main_requests()[-1]))
     assert "not in this folder" in results, results
+
+
+def test_the_persons_own_hooks_file_keeps_its_hooks_and_ours_is_asked_beside_them(agent, sock):
+    """Droid reads ~/.factory/hooks.json first, and its events replace the same events
+    in settings.json: with a PreToolUse hook of the person's own there, a hook in
+    settings.json would never run. Setup writes beside it; both run."""
+    seen = agent.home / "seen.log"
+    agent.settings(".factory/hooks.json", lambda h: h.update(PreToolUse=[
+        {"matcher": "Execute", "hooks": [{"type": "command", "command": f"cat >> {seen}"}]}]))
+    agent.setup("droid")
+    model = ChatCompletions([GREET, text("done")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
+    out = droid(agent, model)
+    answered.join(5)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert asked["questions"][0]["question"] == "Run this command?"
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-droid\n"
+    assert "hello-from-droid" in seen.read_text(), "the person's own hook ran too"
