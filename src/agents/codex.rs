@@ -134,5 +134,6 @@ fn config_toml(setup: &Setup, path: &Path) -> Result<Option<FileChange>, SetupEr
     }
     let text = doc.to_string();
     let empty = text.trim().is_empty();
-    Ok(Some(setup.finish(setup.remove, path, original, vec![what], text.clone(), |bak| bak == text, empty)))
+    let change = FileChange::new(path, vec![what], text.clone());
+    Ok(Some(setup.finish(setup.remove, change, original.is_some(), |bak| bak == text, empty)))
 }

@@ -118,6 +118,13 @@ pub struct FileChange {
     pub drop_backup: bool,
 }
 
+impl FileChange {
+    /// `path` to be written with `text`, for the reasons in `what`.
+    pub(crate) fn new(path: &Path, what: Vec<Step>, text: String) -> Self {
+        Self { path: path.to_owned(), what, contents: Some(text.into_bytes()), drop_backup: false }
+    }
+}
+
 impl Setup {
     /// The changes to make; empty when the settings are as they should be already.
     pub fn plan(&self) -> Result<Vec<FileChange>, SetupError> {
@@ -266,12 +273,11 @@ impl Setup {
             false => after.clone(),
         };
         let pretty = |v: &Value| format!("{}\n", serde_json::to_string_pretty(v).expect("JSON values serialise"));
+        let change = FileChange::new(path, what, pretty(&written));
         Ok(Some(self.finish(
             removing,
-            path,
-            original,
-            what,
-            pretty(&written),
+            change,
+            original.is_some(),
             |bak| {
                 parse(bak).ok().map(|b| without_empty_containers(b, section))
                     == Some(without_empty_containers(after.clone(), section))
@@ -285,22 +291,18 @@ impl Setup {
     pub(crate) fn finish(
         &self,
         removing: bool,
-        path: &Path,
-        original: Option<String>,
-        what: Vec<Step>,
-        text: String,
+        mut change: FileChange,
+        existed: bool,
         is_backup: impl Fn(&str) -> bool,
         empty: bool,
     ) -> FileChange {
-        let mut change =
-            FileChange { path: path.to_owned(), what, contents: Some(text.into_bytes()), drop_backup: false };
         if removing {
-            match read(&backup_path(path)).ok().flatten() {
+            match read(&backup_path(&change.path)).ok().flatten() {
                 Some(bak) if is_backup(&bak) => {
                     change.contents = Some(bak.into_bytes());
                     change.drop_backup = true;
                 }
-                None if empty && original.is_some() => change.contents = None,
+                None if empty && existed => change.contents = None,
                 _ => {}
             }
         }
