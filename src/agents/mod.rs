@@ -7,6 +7,7 @@
 pub mod antigravity;
 pub mod claude_code;
 pub mod codex;
+pub mod connection;
 pub mod copilot;
 pub mod cursor;
 pub mod droid;

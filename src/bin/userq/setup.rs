@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use crate::tr;
 use clap::Args;
-use user_questions::agents::setup::{self, Setup, SetupError, Step, MCP_NAME};
+use user_questions::agents::connection;
+use user_questions::agents::setup::{self, Setup, SetupError};
 use user_questions::agents::version::{on_path, printed_by};
 use user_questions::agents::{Agent, Version};
 
@@ -65,26 +66,21 @@ pub async fn run(args: SetupArgs) -> ExitCode {
         installed,
     };
     if !args.remove {
-        say_version(&setup);
+        for line in connection::version_words(&setup, t) {
+            println!("{line}");
+        }
     }
     let changes = match setup.plan() {
         Ok(c) => c,
         Err(e) => return crate::fail(1, &setup_error(&e)),
     };
-    let dry = if args.dry_run { "yes" } else { "no" };
     if changes.is_empty() {
         let removing = if args.remove { "yes" } else { "no" };
         let agent = args.agent.display_name;
         println!("{}", t.tr_args("setup-nothing-to-change", &[("agent", agent.into()), ("removing", removing.into())]));
     }
-    for change in &changes {
-        let file = change.path.display().to_string();
-        for step in &change.what {
-            println!("{}", step_line(step, &file, dry));
-        }
-        if change.contents.is_none() {
-            println!("{}", t.tr_args("setup-removed-file", &[("file", (&file).into()), ("dry", dry.into())]));
-        }
+    for line in connection::worded(&changes, args.dry_run, t) {
+        println!("{line}");
     }
     if !args.dry_run {
         if let Err(e) = setup::apply(&changes) {
@@ -96,42 +92,6 @@ pub async fn run(args: SetupArgs) -> ExitCode {
         println!("{}", t.tr_args(args.agent.setup_done, &[("userq", (&userq).into())]));
     }
     ExitCode::SUCCESS
-}
-
-/// Which version setup writes for: the installed one, beside the one this release was
-/// tested with, and each event that version does not know, left out.
-fn say_version(setup: &Setup) {
-    let t = tr();
-    let agent = setup.agent.display_name;
-    let tested = setup.agent.tested.to_string();
-    let installed = setup.installed.map(|v| v.to_string()).unwrap_or_default();
-    let args = [("agent", agent.into()), ("installed", (&installed).into()), ("tested", (&tested).into())];
-    let id = if setup.installed.is_some() { "setup-version-found" } else { "setup-version-unknown" };
-    println!("{}", t.tr_args(id, &args));
-    for (event, since) in setup.left_out() {
-        let since = since.to_string();
-        let args = [
-            ("agent", agent.into()),
-            ("installed", (&installed).into()),
-            ("event", event.into()),
-            ("since", (&since).into()),
-        ];
-        println!("{}", t.tr_args("setup-left-out", &args));
-    }
-}
-
-/// One change, as the person reads it (`dry` is `yes` for `--dry-run`).
-fn step_line(step: &Step, file: &str, dry: &str) -> String {
-    let (id, event) = match step {
-        Step::AddedHook { event } => ("setup-added-hook", event.as_str()),
-        Step::RemovedHook { event } => ("setup-removed-hook", event.as_str()),
-        Step::AddedMcp => ("setup-added-mcp", ""),
-        Step::RemovedMcp => ("setup-removed-mcp", ""),
-        Step::HooksOn => ("setup-hooks-on", ""),
-        Step::HooksOff => ("setup-hooks-off", ""),
-        Step::WroteFile => ("setup-wrote-file", ""),
-    };
-    tr().tr_args(id, &[("file", file.into()), ("dry", dry.into()), ("event", event.into()), ("name", MCP_NAME.into())])
 }
 
 fn setup_error(e: &SetupError) -> String {

@@ -89,7 +89,7 @@ async fn hooks_list(codex: &Path, cwd: &Path) -> Result<Value, String> {
         .map_err(|e| format!("cannot start codex app-server: {e}"))?;
     let mut stdin = server.stdin.take().expect("piped");
     let requests = [
-        json!({"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "userq-doctor", "version": env!("CARGO_PKG_VERSION")}}}),
+        json!({"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "user-questions", "version": env!("CARGO_PKG_VERSION")}}}),
         json!({"method": "initialized"}),
         json!({"id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}}),
     ];
