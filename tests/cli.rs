@@ -252,5 +252,5 @@ async fn people_read_their_language_and_models_read_the_same_text() {
     assert_eq!((out.code, out.stderr.as_str()), (Some(1), "Error: ask_user_question requires at least one question\n"));
     let mut english = userq(&socket);
     english.args(["setup", "codex", "--dry-run"]).env("HOME", dir.path()).env("USERQ_LANG", "en");
-    assert!(finish(english.spawn().unwrap()).await.stdout.contains("would have added the PermissionRequest hook to "));
+    assert!(finish(english.spawn().unwrap()).await.stdout.contains("would add the PermissionRequest hook to "));
 }

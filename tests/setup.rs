@@ -81,7 +81,7 @@ async fn claude_code_merge_idempotence_dry_run_and_remove() {
     home.write(".claude/settings.json", CLAUDE_SETTINGS);
     let out = home.setup(&["claude-code", "--dry-run"]).await;
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(out.stdout.contains("would have added the PermissionRequest hook"), "{}", out.stdout);
+    assert!(out.stdout.contains("would add the PermissionRequest hook"), "{}", out.stdout);
     assert!(!out.stdout.contains("now come to User Questions"), "a dry run does not claim it: {}", out.stdout);
     assert_eq!(home.read(".claude/settings.json"), CLAUDE_SETTINGS, "a dry run writes nothing");
 

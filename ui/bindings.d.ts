@@ -259,6 +259,54 @@ qr: string,
  */
 howLabel: string, };
 
+type AgentAction = "connect" | "update" | "disconnect";
+
+type AgentRow = { 
+/**
+ * The name `userq setup` takes.
+ */
+name: string, displayName: string, 
+/**
+ * "2.1.332 (Claude Code) · tested with 2.1.332", or that it is not on PATH.
+ */
+versionLabel: string, 
+/**
+ * Its questions come here.
+ */
+connected: boolean, 
+/**
+ * How it stands, in words: connected, not connected, out of date, not trusted.
+ */
+stateLabel: string, 
+/**
+ * What a click offers.
+ */
+action: AgentAction, };
+
+type AgentsView = { 
+/**
+ * Installed or set up, in the order `userq setup` names them.
+ */
+agents: Array<AgentRow>, 
+/**
+ * Why nothing can be connected (no `userq` to run the hooks), if so.
+ */
+problem: string | null, 
+/**
+ * Which agents User Questions connects, for when none is found.
+ */
+knownLabel: string, };
+
+type ChangesView = { name: string, connect: boolean, 
+/**
+ * Which version setup writes for, and each change to a file, one a line.
+ */
+lines: Array<string>, 
+/**
+ * Nothing to change.
+ */
+nothing: boolean, };
+
 type Language = { tag: string, name: string, };
 
 type UiText = { lang: string, languages: Array<Language>, messages: { [key in string]?: string }, };
@@ -280,7 +328,7 @@ historyProblem: HistoryProblem | null,
  */
 renewAfter: number, };
 
-type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY";
+type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY" | "SETUP";
 
 type UiError = { 
 /**

@@ -51,6 +51,12 @@ export const commands = Object.freeze({
   relayStatus: () => invoke("relay_status"),
   /** @returns {Promise<InviteView>} */
   relayInvite: () => invoke("relay_invite"),
+  /** @returns {Promise<AgentsView>} */
+  listAgents: () => invoke("list_agents"),
+  /** What connecting (or not) would change. @param {string} name @param {boolean} connect @returns {Promise<ChangesView>} */
+  agentChanges: (name, connect) => invoke("agent_changes", { name, connect }),
+  /** @param {string} name @param {boolean} connect @returns {Promise<ChangesView>} */
+  connectAgent: (name, connect) => invoke("connect_agent", { name, connect }),
 });
 
 /** Every event the app sends the window (src-tauri/src/events.rs names them too). */

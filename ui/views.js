@@ -6,11 +6,12 @@
 import { view as history } from "./views/history.js";
 import { view as rules } from "./views/rules.js";
 import { view as machines } from "./views/machines.js";
+import { view as agents } from "./views/agents.js";
 
 /** @typedef {{name: string, show: () => unknown}} View */
 
 /** @type {View[]} */
-const VIEWS = [{ name: "questions", show: () => {} }, history, rules, machines];
+const VIEWS = [{ name: "questions", show: () => {} }, history, rules, machines, agents];
 
 /** @param {string} name */
 export function showView(name) {
@@ -25,3 +26,7 @@ export function showView(name) {
 
 for (const tab of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("nav.tabs button")))
   tab.onclick = () => showView(tab.dataset.view || "questions");
+
+// The empty inbox offers to connect an agent: the Agents view.
+const connect = document.getElementById("empty-connect");
+if (connect) connect.onclick = () => showView("agents");

@@ -29,6 +29,10 @@ pub struct AppState {
     settings: Option<PathBuf>,
     /// The relay file (`userq relay`), for the Machines view.
     pub relay: Option<PathBuf>,
+    /// The person's home, where the Agents view connects agents.
+    pub home: PathBuf,
+    /// The `userq` connected agents' hooks run: beside the app, else on `PATH`.
+    pub userq: Option<PathBuf>,
     /// How each remembered SSH host is (`userq ssh --remember`), for the tray.
     pub ssh_hosts: tokio::sync::watch::Sender<Statuses>,
     focus: Mutex<Option<String>>,
@@ -93,6 +97,8 @@ impl AppState {
             text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
             settings,
             relay,
+            home: std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).unwrap_or_default(),
+            userq: userq(),
             ssh_hosts,
             focus: Mutex::new(None),
             shown: AtomicU64::new(0),
@@ -161,4 +167,11 @@ impl AppState {
     pub fn times_shown(&self) -> u64 {
         self.shown.load(Ordering::Relaxed)
     }
+}
+
+/// The `userq` installed with the app (beside its binary, as the package and a build
+/// put it), else the one on `PATH`; by its absolute path, as setup writes it.
+fn userq() -> Option<PathBuf> {
+    let beside = std::env::current_exe().ok()?.parent().map(|dir| dir.join("userq")).filter(|p| p.is_file());
+    beside.or_else(|| user_questions::agents::version::on_path("userq")).and_then(|p| p.canonicalize().ok())
 }

@@ -10,6 +10,7 @@ use crate::events;
 use user_questions::model::ErrorCode;
 use user_questions::Answer;
 use user_questions_i18n::Arg;
+use user_questions_window::agents::{self, AgentsView, ChangesView, Place};
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::machines::{InviteView, MachinesView};
 use user_questions_window::page::{HistoryProblem, Status, UiText};
@@ -147,6 +148,28 @@ pub async fn relay_status(state: State<'_, AppState>) -> Result<MachinesView, Ui
 #[tauri::command]
 pub fn relay_invite(state: State<'_, AppState>) -> Result<InviteView, UiError> {
     user_questions_window::machines::invite(state.relay.as_deref(), &state.text())
+}
+
+/// Every agent installed here or connected, and how each stands.
+#[tauri::command]
+pub async fn list_agents(state: State<'_, AppState>) -> Result<AgentsView, UiError> {
+    let place = Place { home: &state.home, userq: state.userq.as_deref() };
+    Ok(agents::view(&place, &state.text()).await)
+}
+
+/// What connecting (or disconnecting) an agent would change, as `userq setup
+/// --dry-run` says it; nothing is written.
+#[tauri::command]
+pub async fn agent_changes(state: State<'_, AppState>, name: String, connect: bool) -> Result<ChangesView, UiError> {
+    let place = Place { home: &state.home, userq: state.userq.as_deref() };
+    agents::change(&place, &name, connect, false, &state.text()).await
+}
+
+/// Connects (or disconnects) an agent: exactly what `userq setup` (or `--remove`) does.
+#[tauri::command]
+pub async fn connect_agent(state: State<'_, AppState>, name: String, connect: bool) -> Result<ChangesView, UiError> {
+    let place = Place { home: &state.home, userq: state.userq.as_deref() };
+    agents::change(&place, &name, connect, true, &state.text()).await
 }
 
 #[tauri::command]

@@ -123,6 +123,9 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::remove_rule,
             commands::relay_status,
             commands::relay_invite,
+            commands::list_agents,
+            commands::agent_changes,
+            commands::connect_agent,
         ])
         .setup(move |app| {
             let state = match AppState::start(socket.clone(), &start) {

@@ -91,7 +91,7 @@ fn the_whole_app_runs_under_the_mock_runtime() {
             continue; // it hides the window this test speaks through
         }
         let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": [],
-                "choice": "Revise", "annotations": [], "general": ""});
+                "choice": "Revise", "annotations": [], "general": "", "name": "no-such-agent", "connect": false});
         if let Err(e) = invoke(&window, name, args) {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
             let expected = match name {
@@ -101,6 +101,8 @@ fn the_whole_app_runs_under_the_mock_runtime() {
                 "save_picture" => "BAD_PICTURE",
                 // This machine is in no circle.
                 "relay_invite" => "RELAY",
+                // No agent has that name.
+                "agent_changes" | "connect_agent" => "SETUP",
                 _ => "NOT_PENDING",
             };
             assert_eq!(e["code"], expected, "{name}: {e}");

@@ -57,11 +57,14 @@ pub enum ErrorCode {
     BadPicture,
     /// The window could not read this machine's circle or make an invite to it.
     Relay,
+    /// The window could not connect or disconnect an agent (no such agent, no `userq`
+    /// to point its hooks at, settings that cannot be read or written).
+    Setup,
 }
 
 impl ErrorCode {
     /// Every code, for what lists them (the window's generated union of codes).
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         Self::EmptyQuestions,
         Self::BadIntent,
         Self::NoProvider,
@@ -83,6 +86,7 @@ impl ErrorCode {
         Self::NoSuchRule,
         Self::BadPicture,
         Self::Relay,
+        Self::Setup,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -108,6 +112,7 @@ impl ErrorCode {
             Self::NoSuchRule => "NO_SUCH_RULE",
             Self::BadPicture => "BAD_PICTURE",
             Self::Relay => "RELAY",
+            Self::Setup => "SETUP",
         }
     }
 }

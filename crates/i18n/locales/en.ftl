@@ -180,35 +180,35 @@ setup-nothing-to-change =
        *[no] is set up already.
     }
 setup-added-hook = { $dry ->
-        [yes] would have added
+        [yes] would add
        *[no] added
     } the { $event } hook to { $file }
 setup-removed-hook = { $dry ->
-        [yes] would have removed
+        [yes] would remove
        *[no] removed
     } the { $event } hook from { $file }
 setup-added-mcp = { $dry ->
-        [yes] would have added
+        [yes] would add
        *[no] added
     } the MCP server { $name } to { $file }
 setup-removed-mcp = { $dry ->
-        [yes] would have removed
+        [yes] would remove
        *[no] removed
     } the MCP server { $name } from { $file }
 setup-hooks-on = { $dry ->
-        [yes] would have turned
+        [yes] would turn
        *[no] turned
     } hooks on (hooksConfig.enabled) in { $file }
 setup-hooks-off = { $dry ->
-        [yes] would have turned
+        [yes] would turn
        *[no] turned
     } hooksConfig.enabled back off in { $file }
 setup-wrote-file = { $dry ->
-        [yes] would have written
+        [yes] would write
        *[no] wrote
     } { $file }
 setup-removed-file = { $dry ->
-        [yes] would have removed
+        [yes] would remove
        *[no] removed
     } { $file } (setup had created it)
 setup-done-claude-code =
@@ -338,6 +338,23 @@ window-rules-uses = { $count ->
         [one] used once
        *[other] used { $count } times
     }
+window-tab-agents = Agents
+window-agents-hint = Agents connected here send their permission prompts and questions to this window. Connecting one does what userq setup does; you see the change first.
+window-agents-none = No agent found on PATH.
+window-agents-known = User Questions connects { $agents }.
+window-agents-no-userq = userq was found neither beside this app nor on PATH, so no agent can be connected: install User Questions' command-line tool.
+window-agents-connected = Connected: its questions come here.
+window-agents-not-connected = Not connected.
+window-agents-stale = Out of date (another userq, or an older setup): update it.
+window-agents-unreadable = Its settings cannot be read: { $detail }
+window-agents-unknown = There is no agent named { $agent }.
+window-agents-connect = Connect
+window-agents-update = Update
+window-agents-disconnect = Disconnect
+window-agents-apply = Make these changes
+window-agents-cancel = Cancel
+window-agents-nothing = Nothing to change.
+window-empty-connect = Connect an agent
 window-tab-machines = Machines
 window-machines-hint = Machines paired through a NATS broker show each other's questions: answer from whichever desk you are at.
 window-machines-unpaired = This machine is in no circle. On the command line, start one with "userq relay init nats://HOST:PORT", or join one with "userq relay join CODE" and an invite from a machine of it.

@@ -5,6 +5,7 @@
 
 use ts_rs::TS;
 
+use crate::agents::{AgentAction, AgentRow, AgentsView, ChangesView};
 use crate::error::UiError;
 use crate::history::{HistoryItem, HistoryPage, RememberFor, RuleView};
 use crate::inbox::{AgentView, AskView, Presentation, QuestionView};
@@ -56,6 +57,10 @@ fn declarations() -> String {
         MachineView::decl(),
         MachinesView::decl(),
         InviteView::decl(),
+        AgentAction::decl(),
+        AgentRow::decl(),
+        AgentsView::decl(),
+        ChangesView::decl(),
         Language::decl(),
         UiText::decl(),
         HistoryProblem::decl(),

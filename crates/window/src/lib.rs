@@ -5,6 +5,7 @@
 //! wires these to a real window, tray and notification server; everything here is
 //! covered by the fast `cargo test` at the root, with no WebKit to build.
 
+pub mod agents;
 pub mod error;
 pub mod history;
 pub mod inbox;
