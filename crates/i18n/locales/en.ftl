@@ -174,6 +174,9 @@ setup-no-cwd = userq setup: cannot read the current folder: { $error }
 setup-invalid = userq setup: { $path } is not valid { $format }, so it was left untouched: { $error }
 setup-cannot-read = userq setup: cannot read { $path }: { $error }
 setup-cannot-write = userq setup: cannot write { $path }: { $error }
+setup-trust-only = --trust is for codex, whose hooks run only once trusted; { $agent } runs its hooks as they are.
+setup-trust-no-codex = codex is not on PATH, so it cannot be asked to trust the hook: trust it in Codex's /hooks.
+setup-trusting = Trusting in Codex: the { $event } hook `{ $command }` from { $source } (hash { $hash }), as Codex's /hooks "Trust" does.
 setup-nothing-to-change =
     { $agent }: nothing to change; User Questions { $removing ->
         [yes] is not set up.
@@ -214,7 +217,7 @@ setup-removed-file = { $dry ->
 setup-done-claude-code =
     Claude Code's permission prompts, questions and plans now come to User Questions.
     For the review_plan tool too: claude mcp add user-questions -- { $userq } mcp
-setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook.
+setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook, or run `userq setup codex --trust`.
 setup-done-copilot = GitHub Copilot CLI's permission prompts now come to User Questions (in every repository; a repository's own hooks still run too).
 setup-done-qwen = Qwen Code's permission prompts now come to User Questions.
 setup-done-cursor = Cursor's shell commands and MCP tool calls (in the editor and in cursor-agent) now come to User Questions before they run; with no answer, Cursor decides by its own rules.

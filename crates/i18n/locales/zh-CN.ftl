@@ -161,6 +161,9 @@ setup-no-cwd = userq setup：无法读取当前文件夹：{ $error }
 setup-invalid = userq setup：{ $path } 不是有效的 { $format }，因此未作改动：{ $error }
 setup-cannot-read = userq setup：无法读取 { $path }：{ $error }
 setup-cannot-write = userq setup：无法写入 { $path }：{ $error }
+setup-trust-only = --trust 仅用于 codex（它的钩子需先被信任才会运行）；{ $agent } 会直接运行它的钩子。
+setup-trust-no-codex = PATH 中没有 codex，无法请它信任钩子：请在 Codex 的 /hooks 中信任它。
+setup-trusting = 正在 Codex 中信任：来自 { $source } 的 { $event } 钩子 `{ $command }`（哈希 { $hash }），与 Codex /hooks 中的“信任”相同。
 setup-nothing-to-change =
     { $agent }：无需改动；{ $removing ->
         [yes] User Questions 尚未设置。
@@ -201,7 +204,7 @@ setup-removed-file = { $dry ->
 setup-done-claude-code =
     Claude Code 的权限提示、提问和计划现在都会送到 User Questions。
     也要使用 review_plan 工具：claude mcp add user-questions -- { $userq } mcp
-setup-done-codex = Codex 会请你信任新的钩子：在 Codex 中打开 /hooks，信任 user-questions 钩子。
+setup-done-codex = Codex 会请你信任新的钩子：在 Codex 中打开 /hooks，信任 user-questions 钩子，或运行 `userq setup codex --trust`。
 setup-done-copilot = GitHub Copilot CLI 的权限请求现在都会送到 User Questions（对所有仓库生效；仓库自己的钩子照常运行）。
 setup-done-qwen = Qwen Code 的权限请求现在都会送到 User Questions。
 setup-done-cursor = Cursor 的 shell 命令和 MCP 工具调用（编辑器与 cursor-agent 中）在运行前都会送到 User Questions；没有回答时，Cursor 按它自己的规则决定。

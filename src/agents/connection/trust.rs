@@ -2,7 +2,9 @@
 //! settings only once they have trusted it (its "Hooks need review" prompt, or
 //! `/hooks`), and `codex exec` skips an untrusted one without a word. Codex's own app
 //! server says how each hook stands (`hooks/list`, part of its stable protocol, with
-//! no account or network needed), so that is what is asked.
+//! no account or network needed), so that is what is asked; and, when the person asks
+//! for it (`userq setup codex --trust`), it records the trust as Codex's own "Trust"
+//! does (`config/batchWrite` of the hook's current hash under `hooks.state`).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -53,31 +55,76 @@ impl Trust {
     }
 }
 
+/// The hook Codex lists for `command`: what trusting it trusts.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// Codex's key for it (`hooks.state.<key>`).
+    pub key: String,
+    pub event: String,
+    pub command: String,
+    /// The hash of the hook as it is now: what the trust is given to.
+    pub hash: String,
+    /// The file it comes from.
+    pub source: String,
+    pub trust: Trust,
+}
+
 /// How Codex (`codex`, its home existing) stands towards the hook that runs `command`,
 /// for a session in `cwd`; an error when Codex could not be asked.
 pub async fn trust(codex: &Path, command: &str, cwd: &Path) -> Result<Trust, String> {
-    let listing = tokio::time::timeout(Duration::from_secs(15), hooks_list(codex, cwd))
-        .await
-        .map_err(|_| "codex app-server did not answer within 15 s".to_owned())??;
+    Ok(listed(codex, command, cwd).await?.map_or(Trust::Missing, |hook| hook.trust))
+}
+
+/// The hook that runs `command`, as Codex lists it for a session in `cwd`.
+pub async fn listed(codex: &Path, command: &str, cwd: &Path) -> Result<Option<Listed>, String> {
+    let list = json!({"id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}});
+    let listing = ask(codex, cwd, list).await?;
     let hooks = listing["data"]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|entry| entry["hooks"].as_array().into_iter().flatten());
-    let ours = hooks.filter(|h| h["command"] == command).collect::<Vec<_>>();
-    let Some(hook) = ours.first() else { return Ok(Trust::Missing) };
-    if hook["enabled"] == json!(false) {
-        return Ok(Trust::Disabled);
-    }
-    Ok(match hook["trustStatus"].as_str() {
+    let Some(hook) = hooks.filter(|h| h["command"] == command).next() else { return Ok(None) };
+    let trust = match hook["trustStatus"].as_str() {
+        _ if hook["enabled"] == json!(false) => Trust::Disabled,
         Some("trusted" | "managed") => Trust::Trusted,
         Some("modified") => Trust::Modified,
         _ => Trust::Untrusted,
-    })
+    };
+    let text = |key: &str| hook[key].as_str().unwrap_or_default().to_owned();
+    Ok(Some(Listed {
+        key: text("key"),
+        event: text("eventName"),
+        command: text("command"),
+        hash: text("currentHash"),
+        source: text("sourcePath"),
+        trust,
+    }))
 }
 
-/// `hooks/list` through `codex app-server`, one JSON object a line on its stdio.
-async fn hooks_list(codex: &Path, cwd: &Path) -> Result<Value, String> {
+/// Records the person's trust in `hook` as Codex's own "Trust" does: its current hash
+/// under `hooks.state.<key>.trusted_hash` in the user's Codex config.
+pub async fn record(codex: &Path, hook: &Listed, cwd: &Path) -> Result<(), String> {
+    let state = json!({ &hook.key: {"trusted_hash": hook.hash} });
+    let write = json!({"id": 2, "method": "config/batchWrite", "params": {
+        "edits": [{"keyPath": "hooks.state", "value": state, "mergeStrategy": "upsert"}],
+        "reloadUserConfig": true}});
+    let result = ask(codex, cwd, write).await?;
+    match result["status"].as_str() {
+        Some("ok") => Ok(()),
+        _ => Err(format!("codex app-server did not record the trust: {result}")),
+    }
+}
+
+/// One request (id 2) to `codex app-server` after its handshake, with a bound; its result.
+async fn ask(codex: &Path, cwd: &Path, request: Value) -> Result<Value, String> {
+    tokio::time::timeout(Duration::from_secs(15), app_server(codex, cwd, request))
+        .await
+        .map_err(|_| "codex app-server did not answer within 15 s".to_owned())?
+}
+
+/// `request` through `codex app-server`, one JSON object a line on its stdio.
+async fn app_server(codex: &Path, cwd: &Path, request: Value) -> Result<Value, String> {
     let mut server = tokio::process::Command::new(codex)
         .arg("app-server")
         .current_dir(cwd)
@@ -91,7 +138,7 @@ async fn hooks_list(codex: &Path, cwd: &Path) -> Result<Value, String> {
     let requests = [
         json!({"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "user-questions", "version": env!("CARGO_PKG_VERSION")}}}),
         json!({"method": "initialized"}),
-        json!({"id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}}),
+        request,
     ];
     for request in requests {
         stdin.write_all(format!("{request}\n").as_bytes()).await.map_err(|e| format!("codex app-server: {e}"))?;

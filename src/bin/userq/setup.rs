@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use crate::tr;
 use clap::Args;
 use user_questions::agents::connection;
+use user_questions::agents::connection::trust::{self, Trust};
 use user_questions::agents::setup::{self, Setup, SetupError};
 use user_questions::agents::version::{on_path, printed_by};
 use user_questions::agents::{Agent, Version};
@@ -30,6 +31,10 @@ pub struct SetupArgs {
     /// Take out what setup added.
     #[arg(long)]
     remove: bool,
+    /// Codex: also trust the hook in Codex (as its /hooks "Trust" does), after
+    /// printing exactly which hook is trusted.
+    #[arg(long, conflicts_with_all = ["remove", "dry_run"])]
+    trust: bool,
 }
 
 pub async fn run(args: SetupArgs) -> ExitCode {
@@ -49,6 +54,9 @@ pub async fn run(args: SetupArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return crate::fail(1, &t.tr_args("setup-no-cwd", &[("error", (&error(&e)).into())])),
     };
+    if args.trust && args.agent.name != "codex" {
+        return crate::fail(2, &t.tr_args("setup-trust-only", &[("agent", args.agent.name.into())]));
+    }
     if args.review_changes && args.agent.name != "claude-code" {
         return crate::fail(2, &t.tr_args("setup-review-only", &[("agent", args.agent.name.into())]));
     }
@@ -87,11 +95,48 @@ pub async fn run(args: SetupArgs) -> ExitCode {
             return crate::fail(1, &setup_error(&e));
         }
     }
-    if !args.remove && !args.dry_run && !changes.is_empty() {
+    if !args.remove && !args.dry_run && !changes.is_empty() && !args.trust {
         let userq = userq.display().to_string();
         println!("{}", t.tr_args(args.agent.setup_done, &[("userq", (&userq).into())]));
     }
+    if args.trust {
+        return trust(&setup).await;
+    }
     ExitCode::SUCCESS
+}
+
+/// Trusts the hook setup wrote in Codex, through Codex's own app server, having said
+/// exactly which hook (its event, command, file and hash) first.
+async fn trust(setup: &Setup) -> ExitCode {
+    let t = tr();
+    let Some(codex) = on_path(setup.agent.program) else {
+        return crate::fail(1, &t.tr("setup-trust-no-codex"));
+    };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| setup.home.clone());
+    let failed = |error: String| crate::fail(1, &t.tr_args("doctor-trust-unknown", &[("error", (&error).into())]));
+    let hook = match trust::listed(&codex, &setup.command(), &cwd).await {
+        Ok(Some(hook)) => hook,
+        Ok(None) => return crate::fail(1, &t.tr(Trust::Missing.message())),
+        Err(error) => return failed(error),
+    };
+    if hook.trust == Trust::Trusted {
+        println!("{}", t.tr(Trust::Trusted.message()));
+        return ExitCode::SUCCESS;
+    }
+    let args = [
+        ("event", (&hook.event).into()),
+        ("command", (&hook.command).into()),
+        ("source", (&hook.source).into()),
+        ("hash", (&hook.hash).into()),
+    ];
+    println!("{}", t.tr_args("setup-trusting", &args));
+    match trust::record(&codex, &hook, &cwd).await {
+        Ok(()) => {
+            println!("{}", t.tr(Trust::Trusted.message()));
+            ExitCode::SUCCESS
+        }
+        Err(error) => failed(error),
+    }
 }
 
 fn setup_error(e: &SetupError) -> String {

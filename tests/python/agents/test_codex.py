@@ -116,3 +116,20 @@ def test_doctor_says_whether_codex_trusts_the_hook_as_codex_itself_does(agent, s
     code, codex_report = doctor(agent)
     assert (code, codex_report["trust"]) == (0, "trusted"), codex_report
     assert codex_report["version"].startswith("codex-cli 0.171"), codex_report
+
+
+def test_setup_trusts_the_hook_in_codex_only_when_asked_and_says_what_it_trusts(agent, sock):
+    out = agent.setup("codex")
+    assert "userq setup codex --trust" in out, out
+    code, codex_report = doctor(agent)
+    assert codex_report["trust"] == "untrusted", codex_report
+    out = agent.setup("codex", "--trust")
+    hook = f"{USERQ.resolve()} hook codex"
+    assert f"Trusting in Codex: the permissionRequest hook `{hook}` from {agent.home / '.codex' / 'hooks.json'} (hash sha256:" in out, out
+    assert "Codex trusts the hook and runs it" in out, out
+    code, codex_report = doctor(agent)
+    assert (code, codex_report["trust"]) == (0, "trusted"), codex_report
+    # Trusted already: said, and nothing written again.
+    config = (agent.home / ".codex" / "config.toml").read_text()
+    assert agent.setup("codex", "--trust").strip().endswith("Codex trusts the hook and runs it")
+    assert (agent.home / ".codex" / "config.toml").read_text() == config
