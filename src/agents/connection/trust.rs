@@ -84,7 +84,7 @@ pub async fn listed(codex: &Path, command: &str, cwd: &Path) -> Result<Option<Li
         .into_iter()
         .flatten()
         .flat_map(|entry| entry["hooks"].as_array().into_iter().flatten());
-    let Some(hook) = hooks.filter(|h| h["command"] == command).next() else { return Ok(None) };
+    let Some(hook) = hooks.into_iter().find(|h| h["command"] == command) else { return Ok(None) };
     let trust = match hook["trustStatus"].as_str() {
         _ if hook["enabled"] == json!(false) => Trust::Disabled,
         Some("trusted" | "managed") => Trust::Trusted,
