@@ -301,6 +301,14 @@ async fn droid_gets_its_hook_in_hooks_json_and_an_earlier_one_moves_over() {
     assert_eq!(home.read(".factory/hooks.json"), theirs);
     assert_eq!(home.read(".factory/settings.json"), settings);
 
+    // A Droid from before hooks.json gets its hook where it reads it.
+    home.installed("droid", "0.120.0");
+    home.setup(&["droid"]).await;
+    assert_eq!(home.read(".factory/hooks.json"), theirs);
+    assert_eq!(home.json(".factory/settings.json")["hooks"]["PreToolUse"], ours);
+    home.setup(&["droid", "--remove"]).await;
+    assert_eq!(home.read(".factory/settings.json"), settings);
+
     let fresh = Home::new();
     fresh.setup(&["droid"]).await;
     assert_eq!(fresh.json(".factory/hooks.json"), json!({"PreToolUse": ours}));

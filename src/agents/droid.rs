@@ -59,17 +59,24 @@ impl Integration for Droid {
     /// Droid reads it first, and its events replace the same events in
     /// `settings.json`'s `hooks` (0.225's `mergeHookSettings`), so a PreToolUse hook of
     /// the person's own there would hide one of ours in `settings.json`. An earlier
-    /// setup's hook in `settings.json` moves over.
+    /// setup's hook in `settings.json` moves over. A Droid older than `hooks.json`
+    /// (0.136.0) gets its hook in `settings.json`, as it reads it.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let groups = [("PreToolUse", json!({"matcher": MATCHER, "hooks": [handler(&setup.command(), DAY_SECS)]}))];
         let factory = setup.home.join(".factory");
-        let hooks = JsonEdit { section: Section::Root, groups: &groups, ..Default::default() };
-        let earlier = JsonEdit { groups: &groups, take_out: true, ..Default::default() };
+        let reads_hooks_json = setup.knows(HOOKS_JSON);
+        let hooks =
+            JsonEdit { section: Section::Root, groups: &groups, take_out: !reads_hooks_json, ..Default::default() };
+        let settings = JsonEdit { groups: &groups, take_out: reads_hooks_json, ..Default::default() };
         let mut changes: Vec<FileChange> = setup.json_file(&factory.join("hooks.json"), hooks)?.into_iter().collect();
-        changes.extend(setup.json_file(&factory.join("settings.json"), earlier)?);
+        changes.extend(setup.json_file(&factory.join("settings.json"), settings)?);
         Ok(changes)
     }
 }
+
+/// The first Droid that reads `~/.factory/hooks.json` (its release notes: "Standardized
+/// hooks config path").
+const HOOKS_JSON: Version = Version(0, 136, 0);
 
 /// Whether Droid asks the person itself at this autonomy level: with autonomy off,
 /// for every change; at `auto-low` for commands of medium or high risk; at

@@ -22,7 +22,9 @@ def droid(agent, model, autonomy="low"):
     return agent.run(argv, {"FACTORY_AIRGAP_ENABLED": "1"})
 
 
-def test_a_command_droid_would_stop_on_is_asked_allowed_and_run(agent, sock):
+def allowed(agent, sock):
+    """Sets Droid up, and runs it on the greeting with the person allowing it; what
+    was asked, and the model's requests."""
     agent.setup("droid")
     model = ChatCompletions([GREET, text("done")])
     person = Person(sock, name="person")
@@ -30,6 +32,11 @@ def test_a_command_droid_would_stop_on_is_asked_allowed_and_run(agent, sock):
     out = droid(agent, model)
     answered.join(5)
     assert out.returncode == 0, out.stdout + out.stderr
+    return asked, model
+
+
+def test_a_command_droid_would_stop_on_is_asked_allowed_and_run(agent, sock):
+    asked, model = allowed(agent, sock)
     q = asked["questions"][0]
     assert q["question"] == "Run this command?"
     assert "echo hello-from-droid > greeting.txt" in q["detail"]
@@ -58,13 +65,7 @@ def test_the_persons_own_hooks_file_keeps_its_hooks_and_ours_is_asked_beside_the
     seen = agent.home / "seen.log"
     agent.settings(".factory/hooks.json", lambda h: h.update(PreToolUse=[
         {"matcher": "Execute", "hooks": [{"type": "command", "command": f"cat >> {seen}"}]}]))
-    agent.setup("droid")
-    model = ChatCompletions([GREET, text("done")])
-    person = Person(sock, name="person")
-    asked, answered = person.answer_next({"id": "permission", "selected": ["Allow"]})
-    out = droid(agent, model)
-    answered.join(5)
-    assert out.returncode == 0, out.stdout + out.stderr
+    asked, _ = allowed(agent, sock)
     assert asked["questions"][0]["question"] == "Run this command?"
     assert (agent.work / "greeting.txt").read_text() == "hello-from-droid\n"
     assert "hello-from-droid" in seen.read_text(), "the person's own hook ran too"
