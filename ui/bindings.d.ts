@@ -297,7 +297,7 @@ problem: string | null,
  */
 knownLabel: string, };
 
-type ChangesView = { name: string, connect: boolean, 
+type ChangesView = { 
 /**
  * Which version setup writes for, and each change to a file, one a line.
  */

@@ -32,7 +32,7 @@ pub const AGENT: Agent = Agent {
 };
 
 impl Integration for Codex {
-    /// Older versions do not run the hook (its PermissionRequest event came in 0.122.0).
+    /// Its PermissionRequest event came in 0.122.0.
     fn since(&self) -> &'static [(&'static str, Version)] {
         &[("PermissionRequest", Version(0, 122, 0))]
     }

@@ -75,13 +75,7 @@ impl Integration for Copilot {
             {"type": "command", "bash": setup.command(), "timeoutSec": DAY_SECS}
         ]}});
         let text = format!("{}\n", serde_json::to_string_pretty(&hooks).expect("JSON values serialise"));
-        let path = home.join("hooks/user-questions.json");
-        Ok(match setup.left_out().is_empty() {
-            true => setup.own_file(&path, &text)?,
-            false => setup.own_file_gone(&path)?,
-        }
-        .into_iter()
-        .collect())
+        Ok(setup.own_file(&home.join("hooks/user-questions.json"), &text)?.into_iter().collect())
     }
 
     /// Its permissionRequest hook came in 1.0.16 (its changelog).

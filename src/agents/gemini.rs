@@ -50,12 +50,7 @@ impl Integration for Gemini {
         };
         let mut changes: Vec<FileChange> =
             setup.json_file(&setup.home.join(".gemini/settings.json"), edit)?.into_iter().collect();
-        // The policy allows what the hook decides: never without the hook.
-        let policy = setup.home.join(".gemini/policies/user-questions.toml");
-        changes.extend(match setup.left_out().is_empty() {
-            true => setup.own_file(&policy, POLICY)?,
-            false => setup.own_file_gone(&policy)?,
-        });
+        changes.extend(setup.own_file(&setup.home.join(".gemini/policies/user-questions.toml"), POLICY)?);
         Ok(changes)
     }
 

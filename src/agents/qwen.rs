@@ -35,7 +35,7 @@ pub const TOOLS: ToolNames = ToolNames {
 };
 
 impl Integration for Qwen {
-    /// Older versions do not run the hook (its PermissionRequest hook first fires in 0.13.0 (its changelog)).
+    /// Its PermissionRequest hook first fires in 0.13.0 (its changelog).
     fn since(&self) -> &'static [(&'static str, Version)] {
         &[("PermissionRequest", Version(0, 13, 0))]
     }

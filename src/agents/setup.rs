@@ -138,12 +138,6 @@ impl Setup {
         since.iter().copied().filter(|(_, since)| !self.knows(*since)).collect()
     }
 
-    /// A file wholly setup's own that must not be there (what it goes with is left
-    /// out): removed when it is.
-    pub fn own_file_gone(&self, path: &Path) -> Result<Option<FileChange>, SetupError> {
-        Ok(read(path)?.map(|_| FileChange { path: path.to_owned(), what: vec![], contents: None, drop_backup: false }))
-    }
-
     /// Whether the agent as installed reads what came in `since`: yes when it is not
     /// found (setup writes for the version tested with, which is at least as new).
     pub fn knows(&self, since: Version) -> bool {
@@ -170,11 +164,13 @@ impl Setup {
     }
 
     /// A file wholly setup's own: written when it differs from `contents`, deleted on
-    /// removal.
+    /// removal, and when the installed version is left without the hooks it serves
+    /// (Gemini CLI's policy allows only what its hook decides).
     pub fn own_file(&self, path: &Path, contents: &str) -> Result<Option<FileChange>, SetupError> {
         let current = read(path)?;
         let change = |what, contents| FileChange { path: path.to_owned(), what, contents, drop_backup: false };
-        Ok(match (self.remove, current) {
+        let gone = self.remove || !self.left_out().is_empty();
+        Ok(match (gone, current) {
             (true, Some(_)) => Some(change(vec![], None)),
             (false, current) if current.as_deref() != Some(contents) => {
                 Some(change(vec![Step::WroteFile], Some(contents.as_bytes().to_vec())))

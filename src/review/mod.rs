@@ -39,8 +39,13 @@ pub const DIFF: &str = "diff";
 /// The diff a code-review question carries, as the asker gave it; `None` for any other
 /// question, and for a code review asked without it (shown as a generic question).
 pub fn diff_of(q: &Question) -> Option<&str> {
-    let intent = q.intent.as_ref().filter(|i| i.kind == CODE_REVIEW)?;
-    intent.extra.get(DIFF)?.as_str().filter(|d| !d.trim().is_empty())
+    q.intent.as_ref().and_then(diff_in)
+}
+
+/// The diff a code-review intent carries; `None` for any other intent.
+pub fn diff_in(intent: &Intent) -> Option<&str> {
+    let diff = intent.extra.get(DIFF).filter(|_| intent.kind == CODE_REVIEW)?.as_str()?;
+    Some(diff).filter(|d| !d.trim().is_empty())
 }
 
 /// What the reviewer decided.

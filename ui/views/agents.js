@@ -97,7 +97,6 @@ async function preview(name, connect) {
       }),
     ),
   );
-  box.dataset.agent = name;
   box.hidden = false;
 }
 

@@ -62,8 +62,6 @@ pub struct AgentRow {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChangesView {
-    pub name: String,
-    pub connect: bool,
     /// Which version setup writes for, and each change to a file, one a line.
     pub lines: Vec<String>,
     /// Nothing to change.
@@ -135,8 +133,8 @@ pub async fn change(
     let agent = Agent::from_command_name(name)
         .ok_or_else(|| failed(text.tr_args("window-agents-unknown", &[("agent", name.into())])))?;
     let userq = place.userq.ok_or_else(|| failed(text.tr("window-agents-no-userq")))?;
-    let report = connection::report(agent, place.home, userq, place.home).await;
-    let setup = connection::setup(agent, place.home, userq, report.installed, !connect);
+    let (_, _, installed) = connection::installed(agent).await;
+    let setup = connection::setup(agent, place.home, userq, installed, !connect);
     let worded = |e: SetupError| failed(e.to_string());
     let changes = setup.plan().map_err(worded)?;
     if apply {
@@ -144,7 +142,7 @@ pub async fn change(
     }
     let mut lines = if connect { connection::version_words(&setup, text) } else { Vec::new() };
     lines.extend(connection::worded(&changes, !apply, text));
-    Ok(ChangesView { name: agent.name.to_owned(), connect, nothing: changes.is_empty(), lines })
+    Ok(ChangesView { nothing: changes.is_empty(), lines })
 }
 
 #[cfg(test)]

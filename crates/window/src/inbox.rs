@@ -41,10 +41,6 @@ pub struct QuestionView {
     /// The intent is a permission prompt (an agent's hook): Allow, any "always allow"
     /// choices, Deny, and typed text as the reason to deny.
     pub permission: bool,
-    /// A code review that carries its diff: shown as files and lines.
-    #[serde(skip)]
-    #[cfg_attr(test, ts(skip))]
-    pub diff: bool,
 }
 
 /// The asking agent as the window shows it: its id, its client's name and its
@@ -83,7 +79,7 @@ impl Presentation {
         match questions {
             [q] if q.plan_review => Self::PlanReview,
             [q] if q.permission => Self::Permission,
-            [q] if q.diff && !q.multi_select => Self::CodeReview,
+            [q] if q.intent.as_ref().and_then(review::diff_in).is_some() && !q.multi_select => Self::CodeReview,
             [q, ..] if q.intent.as_ref().is_some_and(|i| i.kind == labels::ELICITATION) && !q.multi_select => {
                 Self::Elicitation
             }
@@ -154,7 +150,6 @@ fn view_of(ask: &Ask) -> AskView {
             intent: q.intent.clone(),
             plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
             permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == Intent::PERMISSION),
-            diff: review::diff_of(q).is_some(),
         })
         .collect();
     let presentation = Presentation::of(&questions);

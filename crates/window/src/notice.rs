@@ -136,7 +136,6 @@ mod tests {
                 }),
                 plan_review: plan,
                 permission: false,
-                diff: false,
             }],
             draft: None,
             can_remember: false,

@@ -94,15 +94,22 @@ pub fn setup(agent: Agent, home: &Path, userq: &Path, installed: Option<Version>
     }
 }
 
-/// How `agent` stands in `home` with `userq` as the hook's command; Codex is asked
-/// about its trust as a session in `cwd` would be.
-pub async fn report(agent: Agent, home: &Path, userq: &Path, cwd: &Path) -> Report {
+/// `agent` as installed here: its program on `PATH`, the first line its `--version`
+/// printed, and the version read from that line.
+pub async fn installed(agent: Agent) -> (Option<PathBuf>, Option<String>, Option<Version>) {
     let program = on_path(agent.program);
     let printed = match &program {
         Some(program) => printed_by(program).await,
         None => None,
     };
-    let installed = printed.as_deref().and_then(Version::find);
+    let version = printed.as_deref().and_then(Version::find);
+    (program, printed, version)
+}
+
+/// How `agent` stands in `home` with `userq` as the hook's command; Codex is asked
+/// about its trust as a session in `cwd` would be.
+pub async fn report(agent: Agent, home: &Path, userq: &Path, cwd: &Path) -> Report {
+    let (program, printed, installed) = installed(agent).await;
     let (standing, detail) = standing(agent, home, userq, installed);
     let mut report = Report { agent, program, printed, installed, standing, detail, trust: None };
     if let (Some(codex), Standing::Current, "codex") = (&report.program, standing, agent.name) {

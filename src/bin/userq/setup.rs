@@ -2,7 +2,7 @@
 //! server where the agent loads one); `--dry-run` prints what would change, `--remove`
 //! takes it out again. The editing itself is [`user_questions::agents::setup`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::tr;
@@ -10,8 +10,7 @@ use clap::Args;
 use user_questions::agents::connection;
 use user_questions::agents::connection::trust::{self, Trust};
 use user_questions::agents::setup::{self, Setup, SetupError};
-use user_questions::agents::version::{on_path, printed_by};
-use user_questions::agents::{Agent, Version};
+use user_questions::agents::Agent;
 
 #[derive(Args)]
 pub struct SetupArgs {
@@ -60,10 +59,7 @@ pub async fn run(args: SetupArgs) -> ExitCode {
     if args.review_changes && args.agent.name != "claude-code" {
         return crate::fail(2, &t.tr_args("setup-review-only", &[("agent", args.agent.name.into())]));
     }
-    let installed = match on_path(args.agent.program) {
-        Some(program) => printed_by(&program).await.as_deref().and_then(Version::find),
-        None => None,
-    };
+    let (program, _, installed) = connection::installed(args.agent).await;
     let setup = Setup {
         agent: args.agent,
         home,
@@ -100,21 +96,21 @@ pub async fn run(args: SetupArgs) -> ExitCode {
         println!("{}", t.tr_args(args.agent.setup_done, &[("userq", (&userq).into())]));
     }
     if args.trust {
-        return trust(&setup).await;
+        return trust(&setup, program.as_deref()).await;
     }
     ExitCode::SUCCESS
 }
 
 /// Trusts the hook setup wrote in Codex, through Codex's own app server, having said
 /// exactly which hook (its event, command, file and hash) first.
-async fn trust(setup: &Setup) -> ExitCode {
+async fn trust(setup: &Setup, codex: Option<&Path>) -> ExitCode {
     let t = tr();
-    let Some(codex) = on_path(setup.agent.program) else {
+    let Some(codex) = codex else {
         return crate::fail(1, &t.tr("setup-trust-no-codex"));
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| setup.home.clone());
     let failed = |error: String| crate::fail(1, &t.tr_args("doctor-trust-unknown", &[("error", (&error).into())]));
-    let hook = match trust::listed(&codex, &setup.command(), &cwd).await {
+    let hook = match trust::listed(codex, &setup.command(), &cwd).await {
         Ok(Some(hook)) => hook,
         Ok(None) => return crate::fail(1, &t.tr(Trust::Missing.message())),
         Err(error) => return failed(error),
@@ -130,7 +126,7 @@ async fn trust(setup: &Setup) -> ExitCode {
         ("hash", (&hook.hash).into()),
     ];
     println!("{}", t.tr_args("setup-trusting", &args));
-    match trust::record(&codex, &hook, &cwd).await {
+    match trust::record(codex, &hook, &cwd).await {
         Ok(()) => {
             println!("{}", t.tr(Trust::Trusted.message()));
             ExitCode::SUCCESS
