@@ -82,7 +82,7 @@ def launch(env, tmp_path, options):
     from selenium.webdriver.remote.client_config import ClientConfig
     from urllib3.exceptions import ReadTimeoutError
     for attempt in (1, 2):
-        port, native_port = free_port(), free_port()
+        port, native_port = free_ports(2)
         driver_proc = subprocess.Popen(
             [DRIVER, "--port", str(port), "--native-port", str(native_port), "--native-driver", "/usr/bin/WebKitWebDriver"],
             env=env, stdout=open(tmp_path / f"driver-{attempt}.log", "w"), stderr=subprocess.STDOUT,
@@ -97,8 +97,8 @@ def launch(env, tmp_path, options):
                     raise
                 except Exception:
                     time.sleep(0.1)
-            raise RuntimeError(f"tauri-driver did not start on port {port} (WebKitWebDriver on {native_port}); "
-                               f"read {tmp_path / f'driver-{attempt}.log'}")
+            print(f"e2e: tauri-driver did not start on port {port} (WebKitWebDriver on {native_port});"
+                  f" read {tmp_path / f'driver-{attempt}.log'}; trying again", file=sys.stderr)
         except ReadTimeoutError:
             print(f"e2e: no WebDriver session after {SESSION_TIMEOUT} s (read {tmp_path / f'driver-{attempt}.log'});"
                   " trying again", file=sys.stderr)
@@ -128,10 +128,22 @@ def listening(path):
 
 def free_port():
     """A TCP port nobody listens on now, so that test runs side by side never meet."""
+    return free_ports(1)[0]
+
+
+def free_ports(count):
+    """`count` different TCP ports nobody listens on now. Each is held while the next is
+    picked: two picked one after the other can be the same port, and then tauri-driver and
+    WebKitWebDriver fight over it."""
+    import contextlib
     import socket as _socket
-    with _socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    with contextlib.ExitStack() as held:
+        ports = []
+        for _ in range(count):
+            s = held.enter_context(_socket.socket())
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+        return ports
 
 
 def gone():
