@@ -573,6 +573,27 @@ async fn opencode_permission_asked_offers_always_and_a_plain_deny_is_its_reject(
     assert_eq!(decision(child).await, Some(json!({"reply": "reject", "message": "keep a"})));
 }
 
+/// OpenCode 2's `PermissionEvaluation` (its v2 plugin reference, `build/plugins/index.mdx`)
+/// as the plugin hands it on: an edit names its file, and a plain Deny still tells the
+/// agent that the person said no.
+#[tokio::test]
+async fn opencode_2_permission_evaluate_answers_with_an_effect() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    let edit = json!({"hook_event_name": "permission.evaluate", "directory": "/home/me/site", "sessionID": "ses_9",
+                      "action": "edit", "resources": ["/home/me/site/src/a.ts"], "metadata": {"files": []}});
+    let child = hook(&socket, "opencode", &edit).await;
+    let asked = answer(&mut person, item("permission", &["Deny"], None)).await;
+    assert_eq!(asked["questions"][0]["question"], "Edit src/a.ts?");
+    let labels: Vec<&str> =
+        asked["questions"][0]["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Allow", "Deny"], "the evaluate hook has no \"always\"");
+    let denied = decision(child).await.unwrap();
+    assert_eq!(denied["effect"], "deny");
+    assert!(denied["message"].as_str().unwrap().contains("denied"), "{denied}");
+}
+
 #[tokio::test]
 async fn qwen_permission_request_names_its_tools() {
     let (_d, socket) = temp_socket();

@@ -522,7 +522,8 @@ fn each_agent_was_tested_with_the_version_pinned_for_its_tests() {
 }
 
 /// An agent older than its hook event gets no hook, nor what goes with it: Gemini CLI
-/// no policy that allows what the hook would decide, Copilot no hooks file.
+/// no policy that allows what the hook would decide, Copilot no hooks file, OpenCode
+/// no plugin.
 #[tokio::test]
 async fn an_agent_older_than_its_hook_event_gets_neither_it_nor_what_goes_with_it() {
     let home = Home::new();
@@ -547,4 +548,17 @@ async fn an_agent_older_than_its_hook_event_gets_neither_it_nor_what_goes_with_i
     let out = home.setup(&["copilot"]).await;
     assert!(out.stdout.contains("permissionRequest left out"), "{}", out.stdout);
     assert!(!home.path(".copilot/hooks/user-questions.json").exists());
+
+    // OpenCode before the plugin form that serves both versions gets no plugin; 1.18.29,
+    // and OpenCode 2, get it.
+    let plugin = ".config/opencode/plugins/user-questions.js";
+    home.installed("opencode", "1.18.20");
+    let out = home.setup(&["opencode"]).await;
+    assert!(out.stdout.contains("plugin left out: OpenCode 1.18.20 does not know it (it came in 1.18.29)"), "{}", out.stdout);
+    assert!(!home.path(plugin).exists());
+    for version in ["1.18.29", "2.0.22"] {
+        home.installed("opencode", version);
+        home.setup(&["opencode"]).await;
+        assert!(home.read(plugin).contains("export default { id: \"user-questions\", setup, server }"), "{version}");
+    }
 }
