@@ -554,7 +554,11 @@ async fn an_agent_older_than_its_hook_event_gets_neither_it_nor_what_goes_with_i
     let plugin = ".config/opencode/plugins/user-questions.js";
     home.installed("opencode", "1.18.20");
     let out = home.setup(&["opencode"]).await;
-    assert!(out.stdout.contains("plugin left out: OpenCode 1.18.20 does not know it (it came in 1.18.29)"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("plugin left out: OpenCode 1.18.20 does not know it (it came in 1.18.29)"),
+        "{}",
+        out.stdout
+    );
     assert!(!home.path(plugin).exists());
     for version in ["1.18.29", "2.0.22"] {
         home.installed("opencode", version);
