@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -160,13 +160,13 @@ def gone():
 
 def wait_for(check, what, timeout=10):
     """Polls `check` until it returns something true. An element that leaves the
-    page while WebDriver is fetching it (stale) is the page still changing: the
-    check is simply asked again."""
+    page while WebDriver is fetching it (stale), or is not on it yet, is the page
+    still changing: the check is simply asked again."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         try:
             value = check()
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, NoSuchElementException):
             value = None
         if value:
             return value

@@ -343,6 +343,7 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
 
     sock = tmp_path / "idle.sock"
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="1")
+    gone()  # an app still running would take this launch as a request to show its window
     app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
     page = lambda: page_processes(app.pid)
     try:
