@@ -5,23 +5,29 @@
 //! It connects lazily: initializing and listing tools never wait for the server.
 //! While a person has not answered, a call that carries a progress token gets
 //! `notifications/progress` every [`PROGRESS_EVERY`], so clients that move long calls
-//! to the background or give up on silent ones know it is still waiting.
+//! to the background or give up on silent ones know it is still waiting. Loaded by
+//! Claude Code as a channel, it also leaves questions that do not block and answers
+//! approval prompts ([`channel`]).
+
+mod channel;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomNotification, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+    ServerNotification, Tool,
 };
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::OnceCell;
+use tokio_util::sync::CancellationToken;
 
 use crate::channel::asker::{AgentSpec, Asker};
 use crate::channel::client::ClientError;
-use crate::model::{AskRequest, UserQuestionError};
+use crate::model::{Answer, AskRequest, Question, UserQuestionError};
 use crate::tool;
 
 /// How often a waiting call reports that it is still waiting for the person.
@@ -30,28 +36,76 @@ pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(5
 pub struct McpServer {
     socket: PathBuf,
     agent_id: Option<String>,
-    asker: OnceCell<Asker>,
+    asker: OnceCell<Arc<Asker>>,
+    /// Ends with the MCP session: questions still waiting in the background
+    /// (left by the channel) are withdrawn with it.
+    session: CancellationToken,
+    /// The person's language, for the questions this server words itself.
+    words: user_questions_i18n::Text,
 }
 
 impl McpServer {
     /// `agent_id` names the session's agent; `None` takes the MCP client's name.
     pub fn new(socket: PathBuf, agent_id: Option<String>) -> Self {
-        Self { socket, agent_id, asker: OnceCell::new() }
+        Self {
+            socket,
+            agent_id,
+            asker: OnceCell::new(),
+            session: CancellationToken::new(),
+            words: user_questions_i18n::Text::from_env(),
+        }
     }
 
-    async fn asker(&self, context: &RequestContext<RoleServer>) -> &Asker {
+    async fn asker(&self, peer: &Peer<RoleServer>) -> Arc<Asker> {
         self.asker
             .get_or_init(|| async {
-                let client = context.peer.peer_info().map(|i| i.client_info.name.clone());
+                let client = peer.peer_info().map(|i| i.client_info.name.clone());
                 let client = client.filter(|n| !n.is_empty()).unwrap_or_else(|| "mcp-client".into());
                 let id = self.agent_id.clone().unwrap_or_else(|| format!("{client}-{:08x}", rand::random::<u32>()));
-                Asker::new(
+                Arc::new(Asker::new(
                     self.socket.clone(),
                     &format!("userq-mcp ({client})"),
                     Some(AgentSpec { id, delegation_depth: 0 }),
-                )
+                ))
             })
             .await
+            .clone()
+    }
+
+    /// Asks in the background, until the session ends; `then` makes what is sent
+    /// to the client from the outcome (nothing: nothing is sent).
+    async fn ask_in_background(
+        &self,
+        peer: Peer<RoleServer>,
+        questions: Vec<Question>,
+        then: impl FnOnce(&Result<Answer, UserQuestionError>) -> Option<CustomNotification> + Send + 'static,
+    ) {
+        let asker = self.asker(&peer).await;
+        let session = self.session.clone();
+        tokio::spawn(async move {
+            let outcome = asked(asker.ask(&questions, &session).await);
+            if session.is_cancelled() {
+                return;
+            }
+            if let Some(message) = then(&outcome) {
+                let _ = peer.send_notification(ServerNotification::CustomNotification(message)).await;
+            }
+        });
+    }
+}
+
+impl Drop for McpServer {
+    fn drop(&mut self) {
+        self.session.cancel();
+    }
+}
+
+/// The asker's outcome in the words a model reads.
+fn asked(outcome: Result<Answer, ClientError>) -> Result<Answer, UserQuestionError> {
+    match outcome {
+        Ok(answer) => Ok(answer),
+        Err(ClientError::Service(e)) => Err(e),
+        Err(other) => Err(UserQuestionError::no_server(other.to_string())),
     }
 }
 
@@ -75,6 +129,7 @@ fn tools() -> Vec<Tool> {
     });
     vec![
         Tool::new(tool::NAME, tool::DESCRIPTION, object(tool::input_schema())),
+        channel::later_tool(object(tool::input_schema())),
         Tool::new(
             "review_changes",
             "Ask the user to review code changes (by default the working tree's, untracked files included) and              wait: the answer's selected label is Approve, or custom holds the review, each comment under its file              and lines; act on every comment.",
@@ -117,12 +172,25 @@ fn request_for(name: &str, input: &Value) -> Result<AskRequest, UserQuestionErro
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        capabilities.experimental = Some(
+            [channel::CAPABILITY, channel::PERMISSION_CAPABILITY]
+                .into_iter()
+                .map(|c| (c.into(), Default::default()))
+                .collect(),
+        );
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("user-questions", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Use ask_user_question when you need a decision from the user; use review_plan to have a plan approved; \
                  use review_changes to have your code changes reviewed before you finish.",
             )
+    }
+
+    async fn on_custom_notification(&self, notification: CustomNotification, context: NotificationContext<RoleServer>) {
+        if notification.method == channel::PERMISSION_REQUEST {
+            self.relayed(notification, context.peer).await;
+        }
     }
 
     async fn list_tools(
@@ -139,6 +207,22 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
+        if name == channel::LATER {
+            let input = Value::Object(request.arguments.unwrap_or_default());
+            let text = match tool::request_from_input(&input) {
+                Err(e) => return Ok(CallToolResult::error(vec![ContentBlock::text(tool::render(&Err(e)))]).into()),
+                Ok(req) => {
+                    let said = channel::left(&req);
+                    let questions = req.questions.clone();
+                    self.ask_in_background(context.peer.clone(), req.questions, move |outcome| {
+                        Some(channel::answered(&questions, outcome))
+                    })
+                    .await;
+                    said
+                }
+            };
+            return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
+        }
         if ![tool::NAME, "review_plan", "review_changes"].contains(&name) {
             return Err(McpError::invalid_params(format!("unknown tool {name}"), None));
         }
@@ -160,11 +244,7 @@ impl ServerHandler for McpServer {
         });
         let outcome = match request_for(name, &input) {
             Err(e) => Err(e),
-            Ok(req) => match self.asker(&context).await.ask(&req.questions, &context.ct).await {
-                Ok(answer) => Ok(answer),
-                Err(ClientError::Service(e)) => Err(e),
-                Err(other) => Err(UserQuestionError::no_server(other.to_string())),
-            },
+            Ok(req) => asked(self.asker(&context.peer).await.ask(&req.questions, &context.ct).await),
         };
         let text = vec![ContentBlock::text(tool::render(&outcome))];
         Ok(match outcome {
@@ -172,6 +252,24 @@ impl ServerHandler for McpServer {
             Err(_) => CallToolResult::error(text),
         }
         .into())
+    }
+}
+
+impl McpServer {
+    /// An approval prompt Claude Code relays: asked here while its own dialog is open.
+    async fn relayed(&self, notification: CustomNotification, peer: Peer<RoleServer>) {
+        let request = match notification.params_as::<channel::PermissionRequest>() {
+            Ok(Some(request)) => request,
+            _ => {
+                tracing::warn!(params = ?notification.params, "an approval prompt this server cannot read");
+                return;
+            }
+        };
+        let question = request.question(&self.words);
+        self.ask_in_background(peer, vec![question], move |outcome| {
+            outcome.as_ref().ok().and_then(|a| request.verdict(a))
+        })
+        .await;
     }
 }
 

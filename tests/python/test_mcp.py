@@ -40,7 +40,7 @@ async def test_lists_both_tools_with_the_reference_schema(sock):
     async with AsyncExitStack() as stack:
         session = await session_for(stack, sock)
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert set(tools) == {"ask_user_question", "review_plan", "review_changes"}
+        assert set(tools) == {"ask_user_question", "ask_user_question_later", "review_plan", "review_changes"}
         schema = tools["ask_user_question"].input_schema
         assert schema["required"] == ["questions"]
         item = schema["properties"]["questions"]["items"]
@@ -176,3 +176,113 @@ async def test_review_changes_asks_about_a_diff_and_returns_the_review(sock, ans
         assert text(results[0]) == '{"answers":[{"id":"review","selected":[],"custom":"x, line 1:\\n  keep a"}]}'
         r = await session.call_tool("review_changes", {"diff": " "})
         assert r.is_error and text(r) == "Error: there are no changes to review"
+
+
+class Channel:
+    """Claude Code's side of a channel, spoken over the MCP SDK's own stdio transport:
+    initialize, tool calls, and the channel notifications its channels reference names
+    (`notifications/claude/channel`, `.../permission_request`, `.../permission`), which
+    the SDK's typed session does not carry."""
+
+    def __init__(self, read, write):
+        self.read, self.write, self.n = read, write, 0
+
+    async def send(self, message):
+        from mcp.shared.message import SessionMessage
+        from mcp.types import jsonrpc_message_adapter
+        await self.write.send(SessionMessage(jsonrpc_message_adapter.validate_python({"jsonrpc": "2.0", **message})))
+
+    async def next(self, timeout=30):
+        from mcp.types import jsonrpc_message_adapter
+        with anyio.fail_after(timeout):
+            message = await self.read.receive()
+        return jsonrpc_message_adapter.dump_python(message.message, by_alias=True, exclude_none=True)
+
+    async def call(self, method, params):
+        self.n += 1
+        await self.send({"id": self.n, "method": method, "params": params})
+        reply = await self.next()
+        assert reply.get("id") == self.n, reply
+        return reply["result"]
+
+    @classmethod
+    async def open(cls, stack, sock):
+        read, write = await stack.enter_async_context(stdio_client(params(sock, "--agent-id", "claude-channel")))
+        channel = cls(read, write)
+        init = await channel.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                 "clientInfo": {"name": "claude-code", "version": "2.1.332"}})
+        await channel.send({"method": "notifications/initialized"})
+        return channel, init
+
+
+async def test_it_declares_itself_a_channel_with_approval_prompts(sock):
+    from contextlib import AsyncExitStack
+
+    async with AsyncExitStack() as stack:
+        _, init = await Channel.open(stack, sock)
+        assert init["capabilities"]["experimental"] == {"claude/channel": {}, "claude/channel/permission": {}}
+
+
+async def test_a_question_left_for_later_returns_at_once_and_its_answer_arrives_as_a_message(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        channel, _ = await Channel.open(stack, sock)
+        result = await channel.call("tools/call", {"name": "ask_user_question_later", "arguments": {"questions": [
+            {"id": "db", "question": "Which database?", "options": [{"label": "Postgres"}, {"label": "SQLite"}]}]}})
+        # It returned before anyone answered.
+        assert not result.get("isError"), result
+        assert "db" in result["content"][0]["text"] and "channel message" in result["content"][0]["text"]
+        offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+        assert offer["params"]["request"]["agent"]["id"] == "claude-channel"
+        a.reply(offer, {"answer": {"answers": [{"id": "db", "selected": ["SQLite"]}]}})
+        message = await channel.next()
+        assert message["method"] == "notifications/claude/channel"
+        assert message["params"]["meta"] == {"questions": "db"}
+        content = message["params"]["content"]
+        assert "Which database?" in content and '{"answers":[{"id":"db","selected":["SQLite"]}]}' in content
+
+
+async def test_a_question_left_for_later_is_withdrawn_when_the_session_ends(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        channel, _ = await Channel.open(stack, sock)
+        await channel.call("tools/call", {"name": "ask_user_question_later",
+                                          "arguments": {"questions": [{"id": "q", "question": "Later?"}]}})
+        offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+        a.reply(offer, {"claim": True})
+    withdrawn = await anyio.to_thread.run_sync(a.expect, "questions/withdraw")
+    assert withdrawn["params"]["ask"] == offer["params"]["ask"]
+
+
+async def test_an_approval_prompt_is_asked_here_and_the_verdict_goes_back(sock, answerer):
+    from contextlib import AsyncExitStack
+
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        channel, _ = await Channel.open(stack, sock)
+        # As Claude Code 2.1.332 sends it (its CHANNEL_PERMISSION_REQUEST_METHOD).
+        await channel.send({"method": "notifications/claude/channel/permission_request", "params": {
+            "request_id": "kqwzt", "tool_name": "Bash", "description": "Remove the build folder",
+            "input_preview": '{"command":"rm -rf build","description":"Remove the build folder"}'}})
+        offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+        q = offer["params"]["request"]["questions"][0]
+        assert (q["question"], q["detail"]) == ("Run this command?", "Remove the build folder\n\n```sh\nrm -rf build\n```")
+        assert [o["label"] for o in q["options"]] == ["Allow", "Deny"]
+        a.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Deny"]}]}})
+        verdict = await channel.next()
+        assert verdict == {"jsonrpc": "2.0", "method": "notifications/claude/channel/permission",
+                           "params": {"request_id": "kqwzt", "behavior": "deny"}}
+
+        # A preview cut short is shown as it came; Allow allows.
+        await channel.send({"method": "notifications/claude/channel/permission_request", "params": {
+            "request_id": "mbvcx", "tool_name": "mcp__db__drop", "description": "",
+            "input_preview": '{"table": "users", "cascade": tr…'}})
+        offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+        assert "users" in offer["params"]["request"]["questions"][0]["detail"]
+        a.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
+        verdict = await channel.next()
+        assert verdict["params"] == {"request_id": "mbvcx", "behavior": "allow"}
