@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomNotification, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
-    ServerNotification, Tool,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities,
+    ServerConfig, ServerNotification, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
@@ -185,6 +185,13 @@ impl ServerHandler for McpServer {
                 "Use ask_user_question when you need a decision from the user; use review_plan to have a plan approved; \
                  use review_changes to have your code changes reviewed before you finish.",
             )
+    }
+
+    /// Up to 2025-11-25: the later, stateless revision has no path for a message the
+    /// server starts, and Claude Code loads no channel over it ("this connection's
+    /// protocol version has no channel delivery path").
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
     }
 
     async fn on_custom_notification(&self, notification: CustomNotification, context: NotificationContext<RoleServer>) {

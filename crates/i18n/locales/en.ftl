@@ -217,6 +217,7 @@ setup-removed-file = { $dry ->
 setup-done-claude-code =
     Claude Code's permission prompts, questions and plans now come to User Questions.
     For the review_plan tool too: claude mcp add user-questions -- { $userq } mcp
+    To leave questions that do not hold it up, and answer its prompts here while its own dialog stays open, start it as a channel: claude --dangerously-load-development-channels server:user-questions
 setup-done-codex = Codex asks you to trust new hooks: open /hooks in Codex and trust the user-questions hook, or run `userq setup codex --trust`.
 setup-done-copilot = GitHub Copilot CLI's permission prompts now come to User Questions (in every repository; a repository's own hooks still run too).
 setup-done-qwen = Qwen Code's permission prompts now come to User Questions.

@@ -204,6 +204,7 @@ setup-removed-file = { $dry ->
 setup-done-claude-code =
     Claude Code 的权限提示、提问和计划现在都会送到 User Questions。
     也要使用 review_plan 工具：claude mcp add user-questions -- { $userq } mcp
+    要留下不阻塞它的问题，并在它自己的对话框仍打开时在这里回答它的提示，请以渠道方式启动它：claude --dangerously-load-development-channels server:user-questions
 setup-done-codex = Codex 会请你信任新的钩子：在 Codex 中打开 /hooks，信任 user-questions 钩子，或运行 `userq setup codex --trust`。
 setup-done-copilot = GitHub Copilot CLI 的权限请求现在都会送到 User Questions（对所有仓库生效；仓库自己的钩子照常运行）。
 setup-done-qwen = Qwen Code 的权限请求现在都会送到 User Questions。

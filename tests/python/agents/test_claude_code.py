@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from models import Anthropic, result_text, text, tool, tool_results
+from conftest import USERQ, Answerer
 from world import AGENTS, Person, StreamSession, agent  # noqa: F401 (a fixture)
 
 
@@ -187,6 +188,32 @@ def test_an_mcp_servers_form_is_answered_here_and_reaches_the_server_typed(agent
     assert [q["id"] for q in asked["questions"]] == ["elicitation", "region", "replicas", "canary"]
     form = {"action": "accept", "content": {"canary": True, "region": "eu-1", "replicas": 3}}
     assert any(r == "FORM " + json.dumps(form, sort_keys=True) for r in last_results(model)), last_results(model)
+
+
+def test_a_question_left_for_later_does_not_hold_it_up(agent, sock, tmp_path):
+    """`ask_user_question_later` in the real CLI: the agent leaves the question and ends
+    its turn before anyone answers; the question waits here, and is withdrawn when the
+    session ends. (The answer's arrival as a channel message is not driven here:
+    Claude Code 2.1.332 registers channels only behind its remote feature flag
+    `tengu_harbor`, which it cannot fetch here, and not in `-p`; test_mcp.py drives
+    that through an MCP client.)"""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"user-questions": {"type": "stdio", "command": str(USERQ),
+                                                                    "args": ["mcp"]}}}))
+    later = tool("mcp__user-questions__ask_user_question_later", {"questions": [
+        {"id": "db", "question": "Which database?", "options": [{"label": "Postgres"}, {"label": "SQLite"}]}]})
+    model = Anthropic([later, text("going on meanwhile")])
+    person = Answerer(sock, name="person")
+    argv, env = claude(agent, model, "-p", "set up storage", "--output-format", "json", "--mcp-config", str(config),
+                       "--allowedTools", "mcp__user-questions__ask_user_question_later")
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["result"] == "going on meanwhile"
+    assert any("the answer will arrive in this session" in r for r in last_results(model)), last_results(model)
+    offer = person.expect("questions/offer", timeout=10)
+    assert offer["params"]["request"]["questions"][0]["question"] == "Which database?"
+    person.reply(offer, {"claim": True})
+    assert person.expect("questions/withdraw", timeout=10)["params"]["ask"] == offer["params"]["ask"]
 
 
 def test_its_changes_are_reviewed_when_it_stops_and_the_review_sends_it_back_to_work(agent, sock):
