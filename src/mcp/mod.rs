@@ -183,7 +183,10 @@ impl ServerHandler for McpServer {
             .with_server_info(Implementation::new("user-questions", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Use ask_user_question when you need a decision from the user; use review_plan to have a plan approved; \
-                 use review_changes to have your code changes reviewed before you finish.",
+                 use review_changes to have your code changes reviewed before you finish. In a session that loaded \
+                 user-questions as a channel, ask_user_question_later leaves questions without waiting, and the \
+                 user's answer arrives as a <channel source=\"user-questions\" questions=\"ids\"> message: act on it \
+                 when it comes.",
             )
     }
 

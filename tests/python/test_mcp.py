@@ -206,10 +206,10 @@ class Channel:
         return reply["result"]
 
     @classmethod
-    async def open(cls, stack, sock):
+    async def open(cls, stack, sock, version="2025-06-18"):
         read, write = await stack.enter_async_context(stdio_client(params(sock, "--agent-id", "claude-channel")))
         channel = cls(read, write)
-        init = await channel.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+        init = await channel.call("initialize", {"protocolVersion": version, "capabilities": {},
                                                  "clientInfo": {"name": "claude-code", "version": "2.1.332"}})
         await channel.send({"method": "notifications/initialized"})
         return channel, init
@@ -219,8 +219,14 @@ async def test_it_declares_itself_a_channel_with_approval_prompts(sock):
     from contextlib import AsyncExitStack
 
     async with AsyncExitStack() as stack:
-        _, init = await Channel.open(stack, sock)
+        # Claude Code 2.1.332 offers the stateless revision first.
+        _, init = await Channel.open(stack, sock, version="2026-07-28")
         assert init["capabilities"]["experimental"] == {"claude/channel": {}, "claude/channel/permission": {}}
+        # Claude Code puts a channel's instructions in the system prompt: they say what arrives.
+        assert 'ask_user_question_later' in init["instructions"]
+        assert '<channel source="user-questions"' in init["instructions"]
+        # Over it Claude Code loads no channel: this server answers with the one before it.
+        assert init["protocolVersion"] == "2025-11-25"
 
 
 async def test_a_question_left_for_later_returns_at_once_and_its_answer_arrives_as_a_message(sock, answerer):
