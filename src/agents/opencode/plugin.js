@@ -51,7 +51,9 @@ async function setup(ctx) {
   const directory = ctx.location?.directory;
   const asking = new Map();
   let next = 0;
-  ctx.permission.hook("evaluate", async (event) => {
+  // A host without one of these (an OpenCode 2 build before it) goes without that part,
+  // never without the plugin: a plugin that throws here would stop OpenCode loading it.
+  ctx.permission?.hook?.("evaluate", async (event) => {
     if (event.effect !== "ask") return;
     const { sessionID, action, resources, metadata } = event;
     const request = { hook_event_name: "permission.evaluate", sessionID, action, resources, metadata, directory };
@@ -63,7 +65,7 @@ async function setup(ctx) {
   });
   const controller = new AbortController();
   const forms = async () => {
-    for await (const event of ctx.event.subscribe({ signal: controller.signal })) {
+    for await (const event of ctx.event?.subscribe?.({ signal: controller.signal }) ?? []) {
       const data = event.data ?? {};
       if (event.type === "form.created" && data.form?.metadata?.kind === "question") {
         answerForm(data.form, asking, directory).catch(() => {});

@@ -5,7 +5,9 @@
 // `ctx.permission.hook("evaluate", cb)` with a `PermissionEvaluation` whose `effect`
 // and `message` the callback may change; `ctx.event.subscribe({ signal })` yielding
 // `{ type, data }`) and its question tool (packages/core/src/tool/plugin/question.ts:
-// a `form.created` event). Usage: node opencode2_host.mjs PLUGIN DIRECTORY; one JSON
+// a `form.created` event). Usage: node opencode2_host.mjs PLUGIN DIRECTORY [--bare]
+// (--bare: a context with no permission and no event domain, as a build without them
+// would give); one JSON
 // command per stdin line, one JSON result per stdout line:
 //   {"evaluate": PermissionEvaluation} -> the evaluation after the hooks ran
 //   {"event": {type, data}}            -> {"sent": type}
@@ -13,7 +15,7 @@
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
-const [plugin, directory] = process.argv.slice(2);
+const [plugin, directory, bare] = process.argv.slice(2);
 const definition = (await import(pathToFileURL(plugin).href)).default;
 if (typeof definition?.id !== "string" || typeof definition?.setup !== "function") {
   // OpenCode 2's own words for a plugin it cannot load.
@@ -37,6 +39,10 @@ const ctx = {
     }),
   },
 };
+if (bare === "--bare") {
+  delete ctx.permission;
+  delete ctx.event;
+}
 const cleanup = await definition.setup(ctx);
 console.log(JSON.stringify({ loaded: definition.id }));
 

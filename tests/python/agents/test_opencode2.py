@@ -33,9 +33,9 @@ FORM = {"id": "frm_1", "sessionID": "ses_1", "title": "Questions", "mode": "form
 class Host:
     """The plugin as OpenCode 2 loads it, in the agent's world."""
 
-    def __init__(self, agent, env=None):
+    def __init__(self, agent, env=None, *flags):
         plugin = agent.home / ".config" / "opencode" / "plugins" / "user-questions.js"
-        self.p = subprocess.Popen([str(AGENTS / "node"), str(HOST), str(plugin), str(agent.work)],
+        self.p = subprocess.Popen([str(AGENTS / "node"), str(HOST), str(plugin), str(agent.work), *flags],
                                   env=dict(agent.env, **(env or {})), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
         self.said = queue.Queue()
@@ -70,8 +70,8 @@ def host(agent):
     agent.setup("opencode")
     made = []
 
-    def start(env=None):
-        made.append(Host(agent, env))
+    def start(env=None, *flags):
+        made.append(Host(agent, env, *flags))
         return made[-1]
 
     yield start
@@ -164,3 +164,8 @@ def test_a_form_that_is_not_the_question_tools_is_not_taken(host, sock):
     offer = person.expect("questions/offer", timeout=30)
     assert offer["params"]["request"]["questions"][0]["question"] == "Which colour?"
     assert len(person.call("questions/pending", {})["pending"]) == 1
+
+
+def test_a_host_without_the_permission_or_event_domain_still_loads_it(host):
+    h = host(None, "--bare")
+    h.close()
