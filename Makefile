@@ -158,13 +158,14 @@ test-e2e: deps-e2e build-tests
 	tests/e2e/run
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round
-## trips, MCP start-up against the peer server, the desktop app's latency and memory,
+## trips, MCP start-up against the peer server, a question left over a channel, the desktop app's latency and memory,
 ## an agent's hook from spawn to its question on screen, a long code review, the relay.
 bench: $(VENV)/.installed $(AGENTS)/.installed .tools/peer/.installed deps-e2e deps-test
 	cargo bench --bench ask --bench pending_memory --bench socket
 	cargo build --release --bin userq
 	cargo build --release -p user-questions-desktop
 	$(VENV)/bin/python benches/mcp_startup.py
+	$(VENV)/bin/python benches/channel_figures.py
 	tests/e2e/session $(VENV)/bin/python benches/desktop_figures.py
 	tests/e2e/session $(VENV)/bin/python benches/window_cycles.py
 	tests/e2e/session $(VENV)/bin/python benches/hook_figures.py
