@@ -58,7 +58,11 @@ pub fn left(request: &crate::model::AskRequest) -> String {
 pub fn answered(questions: &[Question], outcome: &Result<Answer, UserQuestionError>) -> CustomNotification {
     let asked: Vec<&str> = questions.iter().map(|q| q.question.as_str()).collect();
     let ids: Vec<&str> = questions.iter().map(|q| q.id.as_str()).collect();
-    let content = format!("The user answered your question ({}):\n{}", asked.join(" / "), tool::render(outcome));
+    let said = match outcome {
+        Ok(_) => "The user answered your question",
+        Err(_) => "Your question got no answer",
+    };
+    let content = format!("{said} ({}):\n{}", asked.join(" / "), tool::render(outcome));
     CustomNotification::new(MESSAGE, Some(json!({"content": content, "meta": {"questions": ids.join(",")}})))
 }
 

@@ -40,20 +40,12 @@ pub struct McpServer {
     /// Ends with the MCP session: questions still waiting in the background
     /// (left by the channel) are withdrawn with it.
     session: CancellationToken,
-    /// The person's language, for the questions this server words itself.
-    words: user_questions_i18n::Text,
 }
 
 impl McpServer {
     /// `agent_id` names the session's agent; `None` takes the MCP client's name.
     pub fn new(socket: PathBuf, agent_id: Option<String>) -> Self {
-        Self {
-            socket,
-            agent_id,
-            asker: OnceCell::new(),
-            session: CancellationToken::new(),
-            words: user_questions_i18n::Text::from_env(),
-        }
+        Self { socket, agent_id, asker: OnceCell::new(), session: CancellationToken::new() }
     }
 
     async fn asker(&self, peer: &Peer<RoleServer>) -> Arc<Asker> {
@@ -78,7 +70,7 @@ impl McpServer {
         &self,
         peer: Peer<RoleServer>,
         questions: Vec<Question>,
-        then: impl FnOnce(&Result<Answer, UserQuestionError>) -> Option<CustomNotification> + Send + 'static,
+        then: impl FnOnce(&[Question], &Result<Answer, UserQuestionError>) -> Option<CustomNotification> + Send + 'static,
     ) {
         let asker = self.asker(&peer).await;
         let session = self.session.clone();
@@ -87,7 +79,7 @@ impl McpServer {
             if session.is_cancelled() {
                 return;
             }
-            if let Some(message) = then(&outcome) {
+            if let Some(message) = then(&questions, &outcome) {
                 let _ = peer.send_notification(ServerNotification::CustomNotification(message)).await;
             }
         });
@@ -223,9 +215,8 @@ impl ServerHandler for McpServer {
                 Err(e) => return Ok(CallToolResult::error(vec![ContentBlock::text(tool::render(&Err(e)))]).into()),
                 Ok(req) => {
                     let said = channel::left(&req);
-                    let questions = req.questions.clone();
-                    self.ask_in_background(context.peer.clone(), req.questions, move |outcome| {
-                        Some(channel::answered(&questions, outcome))
+                    self.ask_in_background(context.peer.clone(), req.questions, |questions, outcome| {
+                        Some(channel::answered(questions, outcome))
                     })
                     .await;
                     said
@@ -275,8 +266,9 @@ impl McpServer {
                 return;
             }
         };
-        let question = request.question(&self.words);
-        self.ask_in_background(peer, vec![question], move |outcome| {
+        // Worded when a prompt comes, not at start-up: most sessions never relay one.
+        let question = request.question(&user_questions_i18n::Text::from_env());
+        self.ask_in_background(peer, vec![question], move |_, outcome| {
             outcome.as_ref().ok().and_then(|a| request.verdict(a))
         })
         .await;

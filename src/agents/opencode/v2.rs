@@ -67,12 +67,12 @@ pub(super) fn form_created(hook: &HookInput) -> Option<HookAsk> {
     Some(HookAsk::new(questions, move |answer: &Answer| {
         let mut reply = Map::new();
         for item in &answer.answers {
-            let mut given: Vec<String> = item.selected.iter().cloned().chain(item.custom.clone()).collect();
+            let given: Vec<&String> = item.selected.iter().chain(&item.custom).collect();
             // A single answer takes the typed text over a picked option, as the form does.
-            let value = match given.pop() {
+            let value = match given.last() {
                 None => continue,
                 Some(last) if !multi.contains(&item.id) => json!(last),
-                Some(last) => json!([given, vec![last]].concat()),
+                Some(_) => json!(given),
             };
             reply.insert(item.id.clone(), value);
         }
