@@ -105,6 +105,9 @@ const ORPHANED_FOR: Duration = Duration::from_secs(300);
 /// Starts the relay of the file at `path` for `service`, if this machine is paired.
 /// The broker is connected to in the background, and again after every drop.
 pub async fn start(service: &UserQuestions, path: &Path) -> Result<Option<Node>, RelayError> {
+    // The stamp is taken before the file is read: a change written in between (an
+    // invite made as the server starts) is then read again, never taken as seen.
+    let stamp = modified(path);
     let config = match Config::load(path) {
         Ok(c) => c,
         Err(ConfigError::NotPaired) => return Ok(None),
@@ -112,7 +115,6 @@ pub async fn start(service: &UserQuestions, path: &Path) -> Result<Option<Node>,
     };
     let (hello_tx, mut hello_rx) = tokio::sync::mpsc::unbounded_channel();
     let client = connect(&config, Some(hello_tx)).await?;
-    let stamp = modified(path);
     let heard = lately_seen(path, &config);
     let state = Arc::new(State {
         path: path.to_owned(),

@@ -91,6 +91,9 @@ fn read_code(code: &str) -> Result<Code, RelayError> {
     serde_json::from_slice(&bytes).map_err(|e| RelayError::BadCode(format!("it is cut or changed ({e})")))
 }
 
+/// How long a join waits for the inviting machine before it asks again.
+const ASK_AGAIN_AFTER: Duration = Duration::from_secs(2);
+
 /// Joins the circle of `code`: the machine that made it answers with the circle's
 /// machines, and this machine is one of them.
 pub async fn join(
@@ -128,18 +131,21 @@ pub async fn join(
     let mut replies = client.subscribe(inbox.clone()).await.map_err(|e| broker_error(e.to_string()))?;
     // With no one listening (the inviting machine's server is starting, or not
     // running), the broker itself answers at once, with nothing: ask again a while.
+    // A machine of the circle that cannot open the request (not the inviter, or the
+    // inviter before it has read its new invite) says nothing: ask again after a pause.
     let deadline = tokio::time::Instant::now() + wait;
     let reply = loop {
         client
             .publish_with_reply(wire::join_subject(&code.circle), inbox.clone(), sealed.clone().into())
             .await
             .map_err(|e| broker_error(e.to_string()))?;
-        let reply =
-            tokio::time::timeout_at(deadline, replies.next()).await.ok().flatten().ok_or(RelayError::NoAnswer)?;
-        if !reply.payload.is_empty() {
-            break reply;
+        let again = (tokio::time::Instant::now() + ASK_AGAIN_AFTER).min(deadline);
+        match tokio::time::timeout_at(again, replies.next()).await {
+            Ok(Some(reply)) if !reply.payload.is_empty() => break reply,
+            Ok(None) => return Err(RelayError::NoAnswer),
+            Ok(Some(_)) => tokio::time::sleep(Duration::from_millis(250)).await,
+            Err(_) => {}
         }
-        tokio::time::sleep(Duration::from_millis(250)).await;
         if tokio::time::Instant::now() >= deadline {
             return Err(RelayError::NoAnswer);
         }
