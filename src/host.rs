@@ -1,5 +1,5 @@
 //! One host for every door that serves: `userq serve` and the desktop app start the
-//! service, its history and its socket here, so each is wired once (in the spirit of
+//! service, its history, the person's deadline and its socket here, so each is wired once (in the spirit of
 //! mini-redis's `server::run`: the listener and the shutdown signal are arguments, so
 //! a test binds a socket in a temporary folder and stops the host when it likes).
 //! What a door adds of its own (the window's answerer, a terminal's) it registers on
@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime};
 use tokio::net::UnixListener;
 
 use crate::channel::server;
+use crate::deadline;
 use crate::history::{self, Installed};
 use crate::ssh::remembered::Statuses;
 use crate::UserQuestions;
@@ -28,6 +29,8 @@ pub struct Config {
     pub relay: Option<PathBuf>,
     /// The file of SSH hosts kept forwarded (`userq ssh --remember`); `None` keeps none.
     pub ssh_hosts: Option<PathBuf>,
+    /// The settings file, for the person's deadline; `None` waits for the person.
+    pub settings: Option<PathBuf>,
 }
 
 impl Config {
@@ -39,6 +42,7 @@ impl Config {
             trusted_uids: crate::channel::peer::trusted_uids()?,
             relay: crate::relay::config::default_path(),
             ssh_hosts: crate::ssh::remembered::default_path(),
+            settings: crate::settings::path(),
         })
     }
 }
@@ -48,6 +52,8 @@ pub struct Host {
     pub service: UserQuestions,
     /// The history kept, and what is wrong with it, if anything.
     pub history: Option<Installed>,
+    /// Each question the person's deadline decided, for the door to tell them.
+    pub deadline_passed: tokio::sync::broadcast::Receiver<deadline::Passed>,
     trusted_uids: Vec<u32>,
     relay: Option<PathBuf>,
     ssh_hosts: Option<PathBuf>,
@@ -59,9 +65,11 @@ impl Host {
     pub fn start(config: &Config) -> Self {
         let service = UserQuestions::new();
         let history = history::install_in(&service, config.history.clone());
+        let deadline_passed = deadline::install(&service, deadline::Source::file(config.settings.clone()));
         Self {
             service,
             history,
+            deadline_passed,
             trusted_uids: config.trusted_uids.clone(),
             relay: config.relay.clone(),
             ssh_hosts: config.ssh_hosts.clone(),

@@ -17,6 +17,7 @@
 
 pub mod agents;
 pub mod channel;
+pub mod deadline;
 pub mod elicitation;
 pub mod history;
 pub mod host;
@@ -26,6 +27,7 @@ pub mod paths;
 pub mod relay;
 pub mod review;
 pub mod service;
+pub mod settings;
 pub mod ssh;
 pub mod tool;
 pub mod wording;

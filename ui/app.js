@@ -7,6 +7,7 @@
 import { EVENTS, commands, on } from "./bridge.js";
 import { focusAsk, refresh, relabel, renewAfter } from "./inbox.js";
 import { byId } from "./dom.js";
+import { showDeadline } from "./deadline.js";
 import { loadText, tr } from "./text.js";
 import "./views.js";
 import "./pictures.js";
@@ -44,7 +45,7 @@ const listening = Promise.all([
   ),
   on(
     EVENTS.languageChanged,
-    inWords(() => relabel()),
+    inWords(() => Promise.all([relabel(), showDeadline()])),
   ),
   on(
     EVENTS.focusQuestion,
@@ -61,6 +62,7 @@ const listening = Promise.all([
   await listening;
   await worded;
   await refresh();
+  await showDeadline();
   /** @type {Status} */
   const status = await commands.status();
   byId("dnd").hidden = !status.doNotDisturb;

@@ -307,6 +307,22 @@ lines: Array<string>,
  */
 nothing: boolean, };
 
+type DeadlineChoice = { 
+/**
+ * What `set_deadline` takes back: `off` or a duration.
+ */
+value: string, 
+/**
+ * "wait for me", "deny after 30 minutes".
+ */
+label: string, };
+
+type DeadlineView = { 
+/**
+ * The value of the choice in force: `off`, or a duration (`30m`).
+ */
+current: string, choices: Array<DeadlineChoice>, };
+
 type Language = { tag: string, name: string, };
 
 type UiText = { lang: string, languages: Array<Language>, messages: { [key in string]?: string }, };
@@ -328,7 +344,7 @@ historyProblem: HistoryProblem | null,
  */
 renewAfter: number, };
 
-type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY" | "SETUP";
+type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY" | "SETUP" | "DEADLINE_PASSED";
 
 type UiError = { 
 /**

@@ -41,6 +41,10 @@ export const commands = Object.freeze({
   uiText: () => invoke("ui_text"),
   /** @param {string} lang @returns {Promise<void>} */
   setLanguage: (lang) => invoke("set_language", { lang }),
+  /** @returns {Promise<DeadlineView>} */
+  deadlineView: () => invoke("deadline_view"),
+  /** Keeps a choice of the picker: `off` or a duration. @param {string} choice @returns {Promise<DeadlineView>} */
+  setDeadline: (choice) => invoke("set_deadline", { choice }),
   /** @param {string} search @param {number | null} before @returns {Promise<HistoryPage>} */
   historyPage: (search, before) => invoke("history_page", { search, before }),
   /** @returns {Promise<RuleView[]>} */

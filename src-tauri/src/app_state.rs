@@ -13,7 +13,8 @@ use user_questions::host::{Config, Host};
 use user_questions::ssh::remembered::Statuses;
 use user_questions::{Scope, UserQuestions};
 
-use user_questions_window::settings::Settings;
+use user_questions::deadline::Passed;
+use user_questions_window::settings::{self, Settings};
 use user_questions_window::{Inbox, Text, WindowAnswerer};
 
 pub struct AppState {
@@ -39,6 +40,8 @@ pub struct AppState {
     /// Bumped whenever the window is shown, so a pending destroy of an earlier hide
     /// knows it is stale.
     shown: AtomicU64,
+    /// The questions the person's deadline decides, until the app follows them.
+    pub deadline_passed: Mutex<Option<tokio::sync::broadcast::Receiver<Passed>>>,
     stop: CancellationToken,
     stopped: Mutex<Option<tauri::async_runtime::JoinHandle<()>>>,
 }
@@ -63,6 +66,7 @@ impl AppState {
             trusted_uids,
             relay: start.relay.clone(),
             ssh_hosts: start.ssh_hosts.clone(),
+            settings: settings.clone(),
         });
         let inbox = Inbox::new();
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
@@ -86,7 +90,7 @@ impl AppState {
         );
         let task = tauri::async_runtime::spawn(running);
         let relay = start.relay.clone();
-        let Host { service, history, .. } = host;
+        let Host { service, history, deadline_passed, .. } = host;
         Ok(Self {
             service,
             inbox,
@@ -94,7 +98,8 @@ impl AppState {
             do_not_disturb: AtomicBool::new(false),
             history,
             pictures,
-            text: RwLock::new(settings.as_deref().map(Settings::load).unwrap_or_default().text()),
+            text: RwLock::new(settings::text(&settings.as_deref().map(Settings::load).unwrap_or_default())),
+            deadline_passed: Mutex::new(Some(deadline_passed)),
             settings,
             relay,
             home: std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).unwrap_or_default(),
@@ -142,13 +147,16 @@ impl AppState {
         }
         *self.text.write().unwrap() = Text::for_tag(tag);
         if let Some(path) = &self.settings {
-            let mut saved = Settings::load(path);
-            saved.language = Some(tag.to_owned());
-            if let Err(e) = saved.save(path) {
+            if let Err(e) = Settings::update(path, |s| s.language = Some(tag.to_owned())) {
                 tracing::warn!("cannot keep the language in {}: {e}", path.display());
             }
         }
         true
+    }
+
+    /// The settings file, when there is a folder for it.
+    pub fn settings(&self) -> Option<&std::path::Path> {
+        self.settings.as_deref()
     }
 
     pub fn set_focus(&self, ask: Option<String>) {

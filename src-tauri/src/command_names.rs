@@ -1,7 +1,7 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 20] = [
+pub const COMMAND_NAMES: [&str; 22] = [
     "list_questions",
     "answer_question",
     "request_changes",
@@ -14,6 +14,8 @@ pub const COMMAND_NAMES: [&str; 20] = [
     "renew_page",
     "ui_text",
     "set_language",
+    "deadline_view",
+    "set_deadline",
     "history_page",
     "list_rules",
     "remove_rule",

@@ -11,6 +11,7 @@ use user_questions::model::ErrorCode;
 use user_questions::Answer;
 use user_questions_i18n::Arg;
 use user_questions_window::agents::{self, AgentsView, ChangesView, Place};
+use user_questions_window::deadline::DeadlineView;
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::machines::{InviteView, MachinesView};
 use user_questions_window::page::{HistoryProblem, Status, UiText};
@@ -58,6 +59,19 @@ pub fn set_language<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, l
     // A paused history's reason is worded in Rust: told again, in the new language.
     let _ = app.emit(events::HISTORY_PROBLEM, history_problem(&state));
     Ok(())
+}
+
+/// The deadline picker: what happens to a question nobody answers.
+#[tauri::command]
+pub fn deadline_view(state: State<'_, AppState>) -> DeadlineView {
+    user_questions_window::deadline::view(state.settings(), &state.text())
+}
+
+/// Keeps the deadline picked (`off` or a duration); the service holds it from the
+/// next question.
+#[tauri::command]
+pub fn set_deadline(state: State<'_, AppState>, choice: String) -> Result<DeadlineView, UiError> {
+    user_questions_window::deadline::set(state.settings(), &choice, &state.text())
 }
 
 /// Answers an ask; with `remember`, the answer becomes a rule for the next asks of

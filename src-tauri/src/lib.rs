@@ -118,6 +118,8 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::renew_page,
             commands::ui_text,
             commands::set_language,
+            commands::deadline_view,
+            commands::set_deadline,
             commands::history_page,
             commands::list_rules,
             commands::remove_rule,
@@ -145,6 +147,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             follow(app.handle().clone());
             follow_history(app.handle().clone());
             follow_ssh_hosts(app.handle().clone());
+            follow_deadlines(app.handle().clone());
             if !start.background {
                 window::open(app.handle(), None);
             }
@@ -201,6 +204,21 @@ fn follow_ssh_hosts<R: Runtime>(app: AppHandle<R>) {
         while changes.changed().await.is_ok() {
             let handle = app.clone();
             let _ = app.run_on_main_thread(move || tray::update(&handle, &handle.state::<AppState>().inbox.list()));
+        }
+    });
+}
+
+/// Tells the person, in a notification, of each question their deadline decided.
+fn follow_deadlines<R: Runtime>(app: AppHandle<R>) {
+    let Some(mut passed) = app.state::<AppState>().deadline_passed.lock().unwrap().take() else { return };
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match passed.recv().await {
+                Ok(p) => notify::deadline_passed(&app, &p),
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => break,
+            }
         }
     });
 }

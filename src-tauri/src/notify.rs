@@ -16,6 +16,19 @@ use crate::app_state::AppState;
 use user_questions_window::notice::{escape, quick_answers, shown_label, text_for};
 use user_questions_window::AskView;
 
+/// Tells the person their deadline decided a question (Do not disturb silences it).
+pub fn deadline_passed<R: Runtime>(app: &AppHandle<R>, passed: &user_questions::deadline::Passed) {
+    use tauri_plugin_notification::NotificationExt;
+    let state = app.state::<AppState>();
+    if state.do_not_disturb() {
+        return;
+    }
+    let (title, body) = user_questions_window::notice::deadline_passed(passed, &state.text());
+    if let Err(e) = app.notification().builder().title(&title).body(escape(&body)).show() {
+        tracing::warn!("notification failed: {e}");
+    }
+}
+
 /// Notifications on screen, by ask, and the asks already announced.
 #[derive(Default)]
 pub struct Notices {

@@ -60,11 +60,13 @@ pub enum ErrorCode {
     /// The window could not connect or disconnect an agent (no such agent, no `userq`
     /// to point its hooks at, settings that cannot be read or written).
     Setup,
+    /// Nobody answered within the person's deadline: the question was dismissed.
+    DeadlinePassed,
 }
 
 impl ErrorCode {
     /// Every code, for what lists them (the window's generated union of codes).
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         Self::EmptyQuestions,
         Self::BadIntent,
         Self::NoProvider,
@@ -87,6 +89,7 @@ impl ErrorCode {
         Self::BadPicture,
         Self::Relay,
         Self::Setup,
+        Self::DeadlinePassed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -113,6 +116,7 @@ impl ErrorCode {
             Self::BadPicture => "BAD_PICTURE",
             Self::Relay => "RELAY",
             Self::Setup => "SETUP",
+            Self::DeadlinePassed => "DEADLINE_PASSED",
         }
     }
 }
@@ -192,6 +196,16 @@ impl UserQuestionError {
     /// The error a person's Dismiss sends back to the asker.
     pub fn user_cancelled() -> Self {
         Self::fixed(ErrorCode::AskCancelled, "the user cancelled ask_user_question")
+    }
+    /// The error a question with nothing to deny gets at the person's deadline.
+    pub fn deadline_passed(after: &str) -> Self {
+        Self::fixed(
+            ErrorCode::DeadlinePassed,
+            format!(
+                "nobody answered within {after}, the person's deadline for questions; the question was dismissed: \
+                 go on without the answer, or ask again later"
+            ),
+        )
     }
     pub fn bad_reply(message: impl Into<String>) -> Self {
         Self::fixed(ErrorCode::BadReply, message)

@@ -20,6 +20,8 @@ pub fn run_as_userq(mut c: Command, socket: &Path) -> Command {
     // Its history beside its socket, never the machine's.
     c.env("USERQ_SOCKET", socket).env("USERQ_LANG", "en").env_remove("RUST_LOG").kill_on_drop(true);
     c.env("USERQ_DATA_DIR", data_dir(socket));
+    // Its settings (the deadline) beside it too.
+    c.env("USERQ_CONFIG_DIR", config_dir(socket));
     c.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
     c
 }
@@ -32,6 +34,15 @@ pub fn data_dir(socket: &Path) -> PathBuf {
     match socket.parent() {
         Some(dir) if dir.starts_with(&tmp) && dir != tmp => dir.join("data"),
         _ => tmp.join(format!("userq-test-data-{}", std::process::id())),
+    }
+}
+
+/// A test's settings, beside its history.
+pub fn config_dir(socket: &Path) -> PathBuf {
+    let data = data_dir(socket);
+    match data.file_name().and_then(|n| n.to_str()) {
+        Some("data") => data.with_file_name("config"),
+        _ => std::env::temp_dir().join(format!("userq-test-config-{}", std::process::id())),
     }
 }
 

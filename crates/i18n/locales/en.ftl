@@ -13,6 +13,22 @@ window-empty = No questions waiting. Agents' questions appear here as they ask.
 window-waiting-list = Waiting questions, by agent
 window-dnd = Do not disturb
 window-language = Language
+window-deadline = Unanswered questions
+window-deadline-off = wait for me
+window-deadline-seconds = { $count ->
+        [one] deny after 1 second
+       *[other] deny after { $count } seconds
+    }
+window-deadline-minutes = { $count ->
+        [one] deny after 1 minute
+       *[other] deny after { $count } minutes
+    }
+window-deadline-hours = { $count ->
+        [one] deny after 1 hour
+       *[other] deny after { $count } hours
+    }
+window-deadline-no-folder = There is no folder for the settings (set USERQ_CONFIG_DIR or HOME).
+window-deadline-cannot-keep = The deadline cannot be kept in { $path }: { $error }
 window-shortcut-pick = pick an option
 window-shortcut-submit = submits
 window-shortcut-hide = hides the window
@@ -94,6 +110,9 @@ notice-burst =
        *[other] { $agents } agents
     }
 notice-burst-body = Open User Questions to answer them.
+notice-deadline-denied = Nobody answered in time: denied
+notice-deadline-dismissed = Nobody answered in time: dismissed
+notice-deadline-body = { $question } (your deadline: { $after })
 
 ## userq answer
 
@@ -300,6 +319,7 @@ history-skipped = (skipped)
 # How an ask ended without an answer, by the code its asker got.
 history-ended = { $code ->
     [ASK_CANCELLED] dismissed
+    [DEADLINE_PASSED] dismissed at your deadline
     [ASK_ABORTED] withdrawn by the agent
     [NO_PROVIDER] nobody was there to answer
     [SHUTTING_DOWN] the server stopped
@@ -312,6 +332,10 @@ history-col-agent = agent
 history-col-question = question
 history-col-outcome = answer or end
 history-col-by = answered by
+deadline-off = Questions wait for you: no deadline.
+deadline-on = After { $after } unanswered, a permission is denied, a plan or a change is sent back, and any other question is dismissed.
+deadline-no-folder = userq deadline: no folder for the settings (set USERQ_CONFIG_DIR or HOME)
+deadline-cannot-keep = userq deadline: cannot write { $path }: { $error }
 rules-empty-question = userq rules: --question must not be empty
 rules-empty-answer = userq rules: --answer must name an option label
 rules-none = No remembered answers.

@@ -12,6 +12,13 @@ window-empty = 没有待回答的问题。智能体提问时，问题会出现�
 window-waiting-list = 待回答的问题（按智能体）
 window-dnd = 勿扰
 window-language = 语言
+window-deadline = 无人回答的问题
+window-deadline-off = 等我回答
+window-deadline-seconds = { $count } 秒后拒绝
+window-deadline-minutes = { $count } 分钟后拒绝
+window-deadline-hours = { $count } 小时后拒绝
+window-deadline-no-folder = 没有存放设置的文件夹（请设置 USERQ_CONFIG_DIR 或 HOME）。
+window-deadline-cannot-keep = 无法把期限保存到 { $path }：{ $error }
 window-shortcut-pick = 选择选项
 window-shortcut-submit = 提交
 window-shortcut-hide = 隐藏窗口
@@ -81,6 +88,9 @@ notice-question-from = 来自 { $agent } 的问题
 notice-more = （另有 { $count } 个）
 notice-burst = 来自 { $agents } 个智能体的 { $questions } 个新问题
 notice-burst-body = 打开 User Questions 来回答。
+notice-deadline-denied = 无人及时回答：已拒绝
+notice-deadline-dismissed = 无人及时回答：已忽略
+notice-deadline-body = { $question }（你的期限：{ $after }）
 
 ## userq answer
 
@@ -282,6 +292,7 @@ history-pending = 待回答
 history-skipped = （已跳过）
 history-ended = { $code ->
     [ASK_CANCELLED] 已忽略
+    [DEADLINE_PASSED] 到期已忽略
     [ASK_ABORTED] 智能体已撤回
     [NO_PROVIDER] 没有人可以回答
     [SHUTTING_DOWN] 服务已停止
@@ -294,6 +305,10 @@ history-col-agent = 智能体
 history-col-question = 问题
 history-col-outcome = 回答或结果
 history-col-by = 回答者
+deadline-off = 问题会一直等你回答：没有期限。
+deadline-on = 无人回答 { $after } 后，权限请求会被拒绝，计划或改动会被退回，其他问题会被忽略。
+deadline-no-folder = userq deadline：没有存放设置的文件夹（请设置 USERQ_CONFIG_DIR 或 HOME）
+deadline-cannot-keep = userq deadline：无法写入 { $path }：{ $error }
 rules-empty-question = userq rules：--question 不能为空
 rules-empty-answer = userq rules：--answer 必须是某个选项的标签
 rules-none = 没有记住的回答。

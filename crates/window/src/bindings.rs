@@ -6,6 +6,7 @@
 use ts_rs::TS;
 
 use crate::agents::{AgentAction, AgentRow, AgentsView, ChangesView};
+use crate::deadline::{DeadlineChoice, DeadlineView};
 use crate::error::UiError;
 use crate::history::{HistoryItem, HistoryPage, RememberFor, RuleView};
 use crate::inbox::{AgentView, AskView, Presentation, QuestionView};
@@ -61,6 +62,8 @@ fn declarations() -> String {
         AgentRow::decl(),
         AgentsView::decl(),
         ChangesView::decl(),
+        DeadlineChoice::decl(),
+        DeadlineView::decl(),
         Language::decl(),
         UiText::decl(),
         HistoryProblem::decl(),

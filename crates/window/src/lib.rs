@@ -6,6 +6,7 @@
 //! covered by the fast `cargo test` at the root, with no WebKit to build.
 
 pub mod agents;
+pub mod deadline;
 pub mod error;
 pub mod history;
 pub mod inbox;

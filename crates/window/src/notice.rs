@@ -71,6 +71,16 @@ pub fn shown_label(view: &AskView, label: &str, text: &Text) -> String {
 }
 
 /// Title and body of one notification, or of a coalesced burst.
+/// What the notification says when the person's deadline decided a question.
+pub fn deadline_passed(passed: &user_questions::deadline::Passed, text: &Text) -> (String, String) {
+    let title = text.tr(if passed.denied { "notice-deadline-denied" } else { "notice-deadline-dismissed" });
+    let question = passed.request.questions.first().map_or_else(String::new, |q| {
+        user_questions::wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), text).0
+    });
+    let after = humantime::format_duration(passed.deadline).to_string();
+    (title, text.tr_args("notice-deadline-body", &[("question", (&question).into()), ("after", (&after).into())]))
+}
+
 pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
     match new {
         [one] => {

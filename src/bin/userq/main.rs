@@ -4,6 +4,7 @@
 
 mod answer;
 mod ask;
+mod deadline;
 mod doctor;
 mod history;
 mod hook;
@@ -109,6 +110,16 @@ its PATH). Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 the first forward fail
     Relay(relay::RelayArgs),
     /// What was asked and how it ended, from the history file (no server needed).
     History(history::HistoryArgs),
+    /// What happens to a question nobody answers: wait (off, the default), or decide after DURATION.
+    #[command(after_help = "After the deadline, a permission is denied and a plan or a change under review is sent \
+back, each with a reason saying nobody answered in time; any other question is dismissed. Never an approval. A \
+running server and the desktop app hold a change from their next question. Exit status: 0 done; 1 the settings \
+cannot be written; 2 a choice that is not a duration.")]
+    Deadline {
+        /// `off`, or a duration: 30m, 2h, 1h30m. Without it, the deadline in force is shown.
+        #[arg(value_name = "DURATION|off")]
+        choice: Option<String>,
+    },
     /// Remembered answers: questions answered at once, as you decided before.
     Rules {
         #[command(subcommand)]
@@ -167,6 +178,7 @@ fn main() -> ExitCode {
             Command::Doctor(args) => doctor::run(socket, args).await,
             Command::History(args) => history::run(args),
             Command::Rules { command } => history::rules(command),
+            Command::Deadline { choice } => deadline::run(choice),
             Command::Mcp { agent_id } => {
                 let server = user_questions::mcp::McpServer::new(socket, agent_id);
                 match user_questions::mcp::serve_stdio(server).await {

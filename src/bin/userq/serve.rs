@@ -34,6 +34,7 @@ pub async fn run(socket: PathBuf) -> ExitCode {
         tracing::info!("also admitting uids {:?} (USERQ_TRUST_UIDS)", config.trusted_uids);
     }
     let host = Host::start(&config);
+    tokio::spawn(log_deadlines(host.deadline_passed.resubscribe()));
     if let Some(history) = host.history.as_ref().and_then(|h| h.file()) {
         tracing::info!("history in {}", history.display());
     }
@@ -41,4 +42,21 @@ pub async fn run(socket: PathBuf) -> ExitCode {
     host.run(listener, &socket, stop, std::sync::Arc::new(|_| {})).await;
     tracing::info!("stopped; removed {}", socket.display());
     ExitCode::SUCCESS
+}
+
+/// One line for each question the person's deadline decided.
+async fn log_deadlines(mut passed: tokio::sync::broadcast::Receiver<user_questions::deadline::Passed>) {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        match passed.recv().await {
+            Ok(p) => {
+                let question = p.request.questions.first().map_or("", |q| q.question.as_str());
+                let ending = if p.denied { "denied" } else { "dismissed" };
+                let after = humantime::format_duration(p.deadline);
+                tracing::info!("nobody answered within {after}, the deadline: {ending} {question:?}");
+            }
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => break,
+        }
+    }
 }
