@@ -14,13 +14,14 @@ use std::time::{Duration, Instant, SystemTime};
 use async_trait::async_trait;
 use tokio::sync::broadcast;
 
+use crate::history::decider::Decider;
 use crate::model::labels::{CODE_REVIEW, PERMISSION, PLAN_REVIEW};
 use crate::model::{Answer, AnswerItem, Request, UserQuestionError};
 use crate::service::{Answerer, Ask, Next, Scope, UserQuestions};
 use crate::settings::Settings;
 
-/// The name the deadline answers under: the history's "answered by".
-pub const NAME: &str = "deadline";
+/// The name the deadline answers under.
+const NAME: &str = "deadline";
 
 /// A question the deadline decided, for a door to tell the person (a notification).
 #[derive(Debug, Clone)]
@@ -93,7 +94,7 @@ impl Answerer for Deadline {
             Err(e) => ask.reject(e),
         };
         if delivered.is_ok() {
-            ask.note_answered_by(NAME);
+            ask.note_answered_by(&Decider::Deadline.to_string());
             let _ = self.passed.send(Passed { request: ask.request().clone(), deadline, denied });
         }
         rest.await
@@ -133,6 +134,7 @@ pub fn decide(request: &Request, deadline: Duration) -> Result<Answer, UserQuest
 mod tests {
     use super::*;
     use crate::agents::hook::permission::{self, Verdict};
+    use crate::history::decider::Decider;
     use crate::model::labels::{ALLOW, APPROVE, REVISE};
     use crate::model::{ErrorCode, Intent, Question};
     use crate::review::plan;

@@ -51,6 +51,17 @@ pub fn data_dir() -> Option<PathBuf> {
         .or_else(|| var("HOME").map(|h| h.join(".local/share").join(FOLDER)))
 }
 
+/// This machine's name (the host's), the default name of a machine in a relay's
+/// circle and where the history says an answer was given.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|h| h.trim().to_owned())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "this machine".into())
+}
+
 /// Who may read a file [`write`] replaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {

@@ -491,3 +491,46 @@ async fn remembered_answers_answer_only_what_fits_from_their_client() {
     a.reply(&offer["id"], json!({"answer": {"answers": [{"id": "q", "selected": ["No"]}]}})).await;
     assert_eq!(claude.recv().await["result"]["answers"][0]["selected"], json!(["No"]), "removed: asked again");
 }
+
+#[tokio::test]
+async fn an_audit_export_says_who_decided_where_and_how_long() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let out = rules(&socket, &["add", "--question", "Run the linter?", "--answer", "Yes"]).await;
+    let id = out.stdout.trim().to_owned();
+    let mut agent = client(&socket, "claude-code").await;
+    let r = agent.call("ask", json!({"questions": [question("Run the linter?")]})).await;
+    assert!(r["result"].is_object(), "{r}");
+    // A person at a terminal answers one that reads as a formula to a spreadsheet.
+    let mut terminal = Peer::connect(&socket).await;
+    terminal.call("initialize", json!({"protocolVersion": 1, "client": {"name": "userq", "version": "1"}})).await;
+    terminal.register("terminal", json!("any")).await;
+    let asked = agent.start("ask", json!({"questions": [question("=HYPERLINK(\"http://x\")")]})).await;
+    let offer = terminal.expect("questions/offer").await;
+    terminal.reply(&offer["id"], json!({"answer": {"answers": [{"id": "q", "selected": ["No"]}]}})).await;
+    assert_eq!(agent.recv().await["id"], asked);
+
+    let out = finish(userq(&socket).args(["history", "--export", "jsonl"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let records: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let here = user_questions::paths::host_name();
+    assert_eq!(records[0]["question"], "=HYPERLINK(\"http://x\")");
+    assert_eq!((records[0]["who"].as_str(), records[0]["where"].as_str()), (Some("you, in a terminal"), Some(&*here)));
+    assert_eq!(records[0]["answer"], "No");
+    assert!(records[0]["secondsToDecide"].as_f64().unwrap() >= 0.0);
+    assert_eq!(records[1]["who"], format!("remembered answer {id}"));
+    assert_eq!(records[1]["decider"], format!("rule:{id}"));
+
+    let out = finish(userq(&socket).args(["history", "--export", "csv"]).spawn().unwrap()).await;
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "\"ask\",\"agent\",\"question\",\"answer\",\"who\",\"decider\",\"where\",\"askedAt\",\"decidedAt\",\"secondsToDecide\""
+    );
+    assert!(lines[1].contains(",\"'=HYPERLINK(\"\"http://x\"\")\","), "a formula is shown as text: {}", lines[1]);
+    let zh = finish(userq(&socket).env("USERQ_LANG", "zh-CN").args(["history"]).spawn().unwrap()).await;
+    assert!(zh.stdout.contains("你（在终端中）") && zh.stdout.contains(&format!("记住的回答 {id}")), "{}", zh.stdout);
+    let out = finish(userq(&socket).args(["history", "--export", "xml"]).spawn().unwrap()).await;
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("possible values: jsonl, csv"), "{}", out.stderr);
+}

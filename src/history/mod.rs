@@ -10,6 +10,8 @@
 //! locked for a while only delays the fold.
 
 pub mod annotations;
+pub mod audit;
+pub mod decider;
 pub mod journal;
 pub mod pause;
 pub mod recorder;

@@ -43,7 +43,7 @@ impl Rules {
         let q = answerable(ask)?;
         let rules = self.current();
         let rule = fitting(ask, q, &rules)?;
-        ask.note_answered_by(&format!("rule:{}", rule.id));
+        ask.note_answered_by(&super::decider::Decider::Rule(rule.id).to_string());
         // Written by the write that takes the ask's ending, queued after it.
         let _ = self.journal.queue(&EntryRef::RuleUsed { id: rule.id, at: store::nanos(SystemTime::now()) });
         Some(Answer::new(vec![AnswerItem::selected(&q.id, &[&rule.answer])]))

@@ -20,6 +20,7 @@
 //! - Joins (an invite's request) and roster changes keep the circle's machines in the
 //!   relay file, which this node re-reads when it changes.
 
+use crate::history::decider::Decider;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -252,7 +253,7 @@ impl State {
             Body::Dismissed { ask } => {
                 let held = self.exported.lock().unwrap().get(&ask).map(|(a, _)| a.clone());
                 if let Some(a) = held {
-                    a.note_answered_by(&format!("{from} ({CLIENT})"));
+                    a.note_answered_by(&Decider::Machine(from.to_string()).to_string());
                     let _ = a.reject(UserQuestionError::user_cancelled());
                 }
             }
@@ -338,7 +339,7 @@ impl State {
         };
         tracing::debug!("relay: {from} answered {ask}");
         if answer.clone().fit(&held.request().questions).is_ok() {
-            held.note_answered_by(&format!("{from} ({CLIENT})"));
+            held.note_answered_by(&Decider::Machine(from.to_string()).to_string());
             if let Err(e) = held.answer(answer) {
                 tracing::debug!("relay: {from}'s answer came too late: {e}");
             }

@@ -20,22 +20,12 @@ use super::{connect, seen, RelayError};
 /// What an invite code starts with.
 pub const CODE_PREFIX: &str = "userq-invite-";
 
-/// The host's name, the default name of a machine.
-pub fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-        .map(|h| h.trim().to_owned())
-        .ok()
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "this machine".into())
-}
-
 /// Starts a circle on `broker` with this machine alone in it.
 pub fn init(path: &Path, broker: &str, name: Option<String>, creds: Option<&Path>) -> Result<Config, RelayError> {
     if let Ok(existing) = Config::load(path) {
         return Err(ConfigError::AlreadyPaired(path.into(), existing.circle).into());
     }
-    let name = name.unwrap_or_else(host_name);
+    let name = name.unwrap_or_else(crate::paths::host_name);
     let keys = Keys::generate();
     let config = Config {
         broker: broker.to_owned(),
@@ -111,7 +101,7 @@ pub async fn join(
         return Err(RelayError::Expired);
     }
     let invite = InviteKey::parse(&code.secret).ok_or_else(|| RelayError::BadCode("its key is not a key".into()))?;
-    let name = name.unwrap_or_else(host_name);
+    let name = name.unwrap_or_else(crate::paths::host_name);
     let keys = Keys::generate();
     let me = Peer { name: name.clone(), keys: keys.public() };
     let mut config = Config {

@@ -331,7 +331,7 @@ def test_an_answer_given_while_the_asking_machine_restarts_reaches_its_asker(bro
     out, err = asker.communicate(timeout=60)
     assert asker.returncode == 0, err
     assert json.loads(out) == {"answers": [{"id": "q", "selected": ["No"]}]}
-    assert "beta (relay)" in alpha.history(), "the asking machine knows who answered"
+    assert "machine:beta" in alpha.history(), "the asking machine knows who answered"
 
 
 def test_the_answering_machine_restarted_finds_the_question_still_waiting(broker, machines):

@@ -326,6 +326,13 @@ history-ended = { $code ->
     [SERVER_GONE] the server stopped
    *[other] ended without an answer
 }
+# Who decided how an ask ended (the history, its export, the window's History).
+decider-window = you, in the window
+decider-terminal = you, in a terminal
+decider-machine = you, on { $machine }
+decider-rule = remembered answer { $id }
+decider-deadline = your deadline
+decider-answerer = { $name }
 history-col-asked = asked
 history-col-waited = waited
 history-col-agent = agent

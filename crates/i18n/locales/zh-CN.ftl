@@ -299,6 +299,13 @@ history-ended = { $code ->
     [SERVER_GONE] 服务已停止
    *[other] 未回答就结束了
 }
+# 谁决定了问题的结果（历史、导出、窗口的历史视图）。
+decider-window = 你（在窗口中）
+decider-terminal = 你（在终端中）
+decider-machine = 你（在 { $machine } 上）
+decider-rule = 记住的回答 { $id }
+decider-deadline = 你设的期限
+decider-answerer = { $name }
 history-col-asked = 提问时间
 history-col-waited = 等待
 history-col-agent = 智能体

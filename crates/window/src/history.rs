@@ -4,6 +4,7 @@
 //! rule made from an answer given in the window.
 
 use std::path::Path;
+use user_questions::history::decider::Decider;
 
 use serde::Serialize;
 use user_questions::history::store::{self, Query, Rule};
@@ -34,7 +35,7 @@ pub struct HistoryItem {
     /// "waited 2m 3s", or empty while pending.
     pub waited: String,
     pub answered_by: Option<String>,
-    /// "by rule:3".
+    /// "by remembered answer 3", "by you, on beta".
     pub by_label: Option<String>,
     /// A plan review's plan, rendered and sanitized, to open again.
     pub plan_html: Option<String>,
@@ -98,7 +99,10 @@ fn item(e: &store::Entry, text: &Text) -> HistoryItem {
         asked_at: e.asked_at.clone(),
         waited,
         answered_by: e.answered_by.clone(),
-        by_label: e.answered_by.as_ref().map(|b| text.tr_args("window-history-by", &[("by", b.into())])),
+        by_label: e.answered_by.as_deref().map(|b| {
+            let who = Decider::parse(b).words(text);
+            text.tr_args("window-history-by", &[("by", (&who).into())])
+        }),
         plan_html,
     }
 }

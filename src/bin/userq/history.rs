@@ -1,6 +1,6 @@
 //! `userq history` and `userq rules`: read and keep the history file directly, so they
 //! work with no server running. `history` lists what was asked and how it ended
-//! (a table, `--json` lines, `--format csv|markdown`), finds (`--search`, `--agent`,
+//! (a table, `--json` lines, `--format csv|markdown`, an audit's `--export jsonl|csv`), finds (`--search`, `--agent`,
 //! `--since`, `--limit`) and clears (`--clear [--before DATE]`); `rules` adds, lists
 //! and removes remembered answers, which a running server applies from its next ask.
 
@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use clap::{Args, Subcommand, ValueEnum};
-use user_questions::history::{self, store};
+use user_questions::history::decider::Decider;
+use user_questions::history::{self, audit, store};
 
 use crate::tr;
 
@@ -31,14 +32,24 @@ pub struct HistoryArgs {
     #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Export as CSV or a Markdown table.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "export")]
     format: Option<Format>,
+    /// For an audit: one record per ask with the question, the answer, who decided,
+    /// where, when it was asked and how long the decision took (stable English keys).
+    #[arg(long, value_enum, conflicts_with = "json")]
+    export: Option<Export>,
     /// Delete the history (with --before, only what was asked before DATE).
     #[arg(long)]
     clear: bool,
     /// With --clear: a date (2026-11-30) or time (2026-11-30T12:00:00Z).
     #[arg(long, requires = "clear", value_name = "DATE", value_parser = parse_date)]
     before: Option<SystemTime>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Export {
+    Jsonl,
+    Csv,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -110,8 +121,10 @@ pub fn run(args: HistoryArgs) -> ExitCode {
         };
     }
     if !path.exists() {
-        if !args.json && args.format.is_none() {
+        if !args.json && args.format.is_none() && args.export.is_none() {
             println!("{}", tr().tr("history-empty"));
+        } else if let Some(Export::Csv) = args.export {
+            print!("{}", csv_line(&audit::HEAD.map(str::to_owned)));
         }
         return ExitCode::SUCCESS;
     }
@@ -130,6 +143,25 @@ pub fn run(args: HistoryArgs) -> ExitCode {
         Ok(e) => e,
         Err(e) => return failed(&path, &e),
     };
+    if let Some(export) = args.export {
+        let here = user_questions::paths::host_name();
+        let records = entries.iter().map(|e| audit::Record::of(e, &here, tr()));
+        match export {
+            Export::Jsonl => {
+                for r in records {
+                    println!("{}", serde_json::to_string(&r).expect("records serialise"));
+                }
+            }
+            Export::Csv => {
+                let mut out = csv_line(&audit::HEAD.map(str::to_owned));
+                for r in records {
+                    out.push_str(&csv_line(&r.cells()));
+                }
+                print!("{out}");
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
     if args.json {
         for e in &entries {
             println!("{}", serde_json::to_string(e).expect("entries serialise"));
@@ -173,8 +205,17 @@ pub fn run(args: HistoryArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// One CSV line, every cell quoted. A cell an agent wrote that a spreadsheet would
+/// read as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is opened
+/// with `'`, so it is shown as the text it is (OWASP's guard against CSV injection).
 fn csv_line(cells: &[String]) -> String {
-    let quoted: Vec<String> = cells.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect();
+    let quoted: Vec<String> = cells
+        .iter()
+        .map(|c| {
+            let guarded = if c.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{c}") } else { c.clone() };
+            format!("\"{}\"", guarded.replace('"', "\"\""))
+        })
+        .collect();
     format!("{}\n", quoted.join(","))
 }
 
@@ -191,7 +232,8 @@ fn row(e: &store::Entry) -> [String; 6] {
         .answer_words(&tr().tr("history-skipped"), " | ")
         .or_else(|| e.error_code().map(|code| user_questions::wording::ended(code, tr())))
         .unwrap_or_else(|| tr().tr("history-pending"));
-    [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, e.answered_by.clone().unwrap_or_default()]
+    let by = e.answered_by.as_deref().map(|b| Decider::parse(b).words(tr())).unwrap_or_default();
+    [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, by]
 }
 
 pub fn rules(command: RulesCommand) -> ExitCode {

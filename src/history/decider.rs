@@ -1,0 +1,114 @@
+//! Who decided how an ask ended, kept in the history's `answered_by` as one short
+//! text and read back as this type, so the history, the window and an audit export
+//! all say it the same way, in the person's words. An answerer's registered name
+//! stands for itself; the finer kinds are written by whoever decided: a remembered
+//! rule (`rule:3`), the person's deadline (`deadline`), another machine of the
+//! relay's circle (`machine:beta`).
+
+use std::fmt;
+
+use user_questions_i18n::Text;
+
+/// Who ended an ask.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decider {
+    /// The person in the desktop app's window.
+    Window,
+    /// The person in a terminal (`userq answer`).
+    Terminal,
+    /// The person at another machine of the circle.
+    Machine(String),
+    /// A remembered answer, by its rule's id.
+    Rule(i64),
+    /// The person's deadline passed with nobody answering.
+    Deadline,
+    /// Any other answerer, by the name it registered (a script, a tool).
+    Answerer(String),
+}
+
+/// The names the window registers under (the app's, and the window crate's own).
+const WINDOWS: [&str; 2] = ["desktop window", "window"];
+/// The name `userq answer` registers under unless told another.
+const TERMINAL: &str = "terminal";
+
+impl Decider {
+    /// Reads what the history keeps; anything unknown is an answerer's own name.
+    pub fn parse(stored: &str) -> Self {
+        if let Some(id) = stored.strip_prefix("rule:").and_then(|n| n.parse().ok()) {
+            return Self::Rule(id);
+        }
+        if let Some(name) = stored.strip_prefix("machine:") {
+            return Self::Machine(name.to_owned());
+        }
+        // As the relay wrote it before it had a kind of its own.
+        if let Some(name) = stored.strip_suffix(" (relay)") {
+            return Self::Machine(name.to_owned());
+        }
+        match stored {
+            "deadline" => Self::Deadline,
+            TERMINAL => Self::Terminal,
+            s if WINDOWS.contains(&s) => Self::Window,
+            s => Self::Answerer(s.to_owned()),
+        }
+    }
+
+    /// Who, in the person's words: "you, in the window", "remembered answer 3".
+    pub fn words(&self, text: &Text) -> String {
+        match self {
+            Self::Window => text.tr("decider-window"),
+            Self::Terminal => text.tr("decider-terminal"),
+            Self::Machine(m) => text.tr_args("decider-machine", &[("machine", m.into())]),
+            Self::Rule(id) => text.tr_args("decider-rule", &[("id", (&id.to_string()).into())]),
+            Self::Deadline => text.tr("decider-deadline"),
+            Self::Answerer(name) => text.tr_args("decider-answerer", &[("name", name.into())]),
+        }
+    }
+
+    /// Where it was decided: the other machine's name, else `here` (this machine's).
+    pub fn place<'a>(&'a self, here: &'a str) -> &'a str {
+        match self {
+            Self::Machine(m) => m,
+            _ => here,
+        }
+    }
+}
+
+/// What the history keeps for it.
+impl fmt::Display for Decider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Window => f.write_str(WINDOWS[0]),
+            Self::Terminal => f.write_str(TERMINAL),
+            Self::Machine(m) => write!(f, "machine:{m}"),
+            Self::Rule(id) => write!(f, "rule:{id}"),
+            Self::Deadline => f.write_str("deadline"),
+            Self::Answerer(name) => f.write_str(name),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_is_kept_and_read_back_and_said_in_words() {
+        let en = Text::for_tag("en");
+        let zh = Text::for_tag("zh-CN");
+        for (d, words, zh_words) in [
+            (Decider::Window, "you, in the window", "你（在窗口中）"),
+            (Decider::Terminal, "you, in a terminal", "你（在终端中）"),
+            (Decider::Machine("beta".into()), "you, on beta", "你（在 beta 上）"),
+            (Decider::Rule(3), "remembered answer 3", "记住的回答 3"),
+            (Decider::Deadline, "your deadline", "你设的期限"),
+            (Decider::Answerer("ci-bot".into()), "ci-bot", "ci-bot"),
+        ] {
+            assert_eq!(Decider::parse(&d.to_string()), d);
+            assert_eq!((d.words(&en).as_str(), d.words(&zh).as_str()), (words, zh_words));
+        }
+        assert_eq!(Decider::parse("beta (relay)"), Decider::Machine("beta".into()), "as the relay wrote it before");
+        assert_eq!(Decider::parse("window"), Decider::Window);
+        assert_eq!(Decider::Machine("beta".into()).place("alpha"), "beta");
+        assert_eq!(Decider::Rule(1).place("alpha"), "alpha");
+    }
+}
