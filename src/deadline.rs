@@ -134,7 +134,6 @@ pub fn decide(request: &Request, deadline: Duration) -> Result<Answer, UserQuest
 mod tests {
     use super::*;
     use crate::agents::hook::permission::{self, Verdict};
-    use crate::history::decider::Decider;
     use crate::model::labels::{ALLOW, APPROVE, REVISE};
     use crate::model::{ErrorCode, Intent, Question};
     use crate::review::plan;
