@@ -207,7 +207,7 @@ outcome: string, answered: boolean, agent: string | null, client: string | null,
  */
 waited: string, answeredBy: string | null, 
 /**
- * "by rule:3".
+ * "by remembered answer 3", "by you, on beta".
  */
 byLabel: string | null, 
 /**
