@@ -96,6 +96,8 @@ fn the_whole_app_runs_under_the_mock_runtime() {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
             let expected = match name {
                 "set_language" => "BAD_LANGUAGE",
+                // "Revise" is not a duration.
+                "set_deadline" => "BAD_REQUEST",
                 "remove_rule" => "NO_SUCH_RULE",
                 // Its body is JSON here, not a picture's bytes.
                 "save_picture" => "BAD_PICTURE",
