@@ -81,7 +81,7 @@ impl fmt::Display for Decider {
             Self::Terminal => f.write_str(TERMINAL),
             Self::Machine(m) => write!(f, "machine:{m}"),
             Self::Rule(id) => write!(f, "rule:{id}"),
-            Self::Deadline => f.write_str("deadline"),
+            Self::Deadline => write!(f, "deadline"),
             Self::Answerer(name) => f.write_str(name),
         }
     }
