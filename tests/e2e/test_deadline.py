@@ -20,6 +20,7 @@ def picker(driver):
 
 def test_a_deadline_picked_in_the_window_sends_back_a_plan_nobody_reviews(app, ask, tmp_path):
     settings = tmp_path / "config" / "user-questions" / "settings.json"
+    wait_for(lambda: picker(app).options, "the picker filled")
     assert picker(app).first_selected_option.text == "wait for me", "off by default"
     labels = [o.text for o in picker(app).options]
     assert labels[:3] == ["wait for me", "deny after 5 minutes", "deny after 15 minutes"], labels
@@ -33,7 +34,7 @@ def test_a_deadline_picked_in_the_window_sends_back_a_plan_nobody_reviews(app, a
     assert out.startswith("After 4s unanswered"), out
     Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
     wait_for(lambda: picker(app).first_selected_option.text == "4 秒后拒绝", "the picker in Chinese")
-    assert app.find_element(By.CSS_SELECTOR, "label.language span").text == "无人回答的问题"
+    assert app.find_element(By.CSS_SELECTOR, "label.choice span").text == "无人回答的问题"
     shot(app, "deadline-zh-CN")
     Select(app.find_element(By.ID, "language")).select_by_value("en")
     wait_for(lambda: picker(app).first_selected_option.text == "deny after 4 seconds", "the picker in English")
