@@ -112,6 +112,14 @@ $(VENV)/.installed: tests/python/requirements.txt
 	$(VENV)/bin/pip install -q -r tests/python/requirements.txt
 	touch $@
 
+## A Matrix homeserver for the bridge's tests (Synapse from PyPI), in a venv of its own:
+## its dependencies never meet the test tools'.
+SYNAPSE := .tools/synapse
+$(SYNAPSE)/.installed: pins/synapse/requirements.txt
+	python3 -m venv $(SYNAPSE)
+	$(SYNAPSE)/bin/pip install -q -r pins/synapse/requirements.txt
+	touch $@
+
 .tools/bin/tauri-driver:
 	cargo install tauri-driver --locked --root .tools
 
@@ -151,7 +159,7 @@ deps-test:
 	if [ -n "$$missing" ]; then echo "installing: $$missing"; $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
-test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed build-tests
+test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q -n 2 tests/python
 
 test-e2e: deps-e2e build-tests

@@ -21,6 +21,7 @@ pub mod deadline;
 pub mod elicitation;
 pub mod history;
 pub mod host;
+pub mod matrix;
 pub mod mcp;
 pub mod model;
 pub mod paths;

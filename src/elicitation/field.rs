@@ -114,7 +114,7 @@ impl Field {
             if !all.is_empty() && !all.ends_with('。') {
                 all.push(' ');
             }
-            all + &rule
+            all + rule.as_str()
         });
         let problem = problem.map(|p| format!("**{}** {}", words.tr("elicit-not-sent"), p.message));
         let detail: Vec<String> = problem.into_iter().chain(Some(rules).filter(|r| !r.is_empty())).collect();

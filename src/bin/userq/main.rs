@@ -8,6 +8,7 @@ mod deadline;
 mod doctor;
 mod history;
 mod hook;
+mod matrix;
 mod relay;
 mod review;
 mod serve;
@@ -108,6 +109,12 @@ its PATH). Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 the first forward fail
         after_help = "Machines: `userq relay init nats://HOST:PORT` on the first, `userq relay invite` there, `userq relay join CODE` on each other one. `userq serve` and the desktop app then use the relay with no more flags. Exit status: 0 done; 1 it failed (the reason on stderr), or `status` found the broker unreachable; 2 a usage error."
     )]
     Relay(relay::RelayArgs),
+    /// Questions on your phone over Matrix, end to end encrypted: the bridge's own account.
+    #[command(after_help = "`userq matrix init https://matrix.example.org --user @bridge:example.org \
+--password-file FILE` sets the bridge up as a device of its own, cross-signed, and prints its recovery key once. \
+Exit status: 0 done; 1 it failed (the reason on stderr), or `status` found the homeserver unreachable; 2 a usage \
+error.")]
+    Matrix(matrix::MatrixArgs),
     /// What was asked and how it ended, from the history file (no server needed).
     History(history::HistoryArgs),
     /// What happens to a question nobody answers: wait (off, the default), or decide after DURATION.
@@ -158,7 +165,12 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-            tracing_subscriber::EnvFilter::new(if matches!(cli.command, Command::Serve) { "info" } else { "warn" })
+            // The Matrix SDK logs each failed request as an error; the bridge says in
+            // words what failed, once.
+            let level = if matches!(cli.command, Command::Serve) { "info" } else { "warn" };
+            tracing_subscriber::EnvFilter::new(format!(
+                "{level},matrix_sdk=off,matrix_sdk_crypto=off,matrix_sdk_base=off"
+            ))
         }))
         .init();
     // One thread: every command is light and I/O-bound; on one thread the server still
@@ -173,6 +185,7 @@ fn main() -> ExitCode {
             Command::Hook { agent } => hook::run(socket, agent).await,
             Command::Ssh(args) => ssh::run(socket, args).await,
             Command::Relay(args) => relay::run(args).await,
+            Command::Matrix(args) => matrix::run(args).await,
             Command::Review(args) => review::run(socket, args).await,
             Command::Setup(args) => setup::run(args).await,
             Command::Doctor(args) => doctor::run(socket, args).await,

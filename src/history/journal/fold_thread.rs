@@ -26,7 +26,7 @@ impl Journal {
     /// append, it waits `gather` for more to come and folds them all in one
     /// transaction. A fold that fails is tried again at the next append; the entries
     /// wait in the journal meanwhile.
-    pub fn fold_in_background(self: &Arc<Self>, mut conn: Connection, path: PathBuf, gather: Duration) {
+    pub fn fold_in_background(self: &Arc<Self>, conn: Connection, path: PathBuf, gather: Duration) {
         let journal = Arc::clone(self);
         let thread = std::thread::Builder::new()
             .name("history-fold".into())

@@ -1,0 +1,102 @@
+//! `userq matrix`: the bridge's own Matrix account (see `user_questions::matrix`):
+//! set it up, see how it is, take it away.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use user_questions::matrix::account::{self, Place};
+use user_questions::matrix::MatrixError;
+
+use crate::tr;
+
+#[derive(Args)]
+pub struct MatrixArgs {
+    #[command(subcommand)]
+    command: MatrixCommand,
+}
+
+#[derive(Subcommand)]
+enum MatrixCommand {
+    /// Log the bridge's own account in as a new device, with cross-signing and recovery.
+    Init {
+        /// The homeserver's URL: https://matrix.example.org.
+        homeserver: String,
+        /// The bridge's account: @NAME:SERVER (an account of its own, not yours).
+        #[arg(long, value_name = "@NAME:SERVER")]
+        user: String,
+        /// A file whose first line is the account's password (never on the command line).
+        #[arg(long, value_name = "FILE")]
+        password_file: PathBuf,
+    },
+    /// The homeserver reached or not, the bridge's user and device, cross-signed or not.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Log the bridge's device out and remove its keys.
+    Leave,
+}
+
+fn failed(e: &MatrixError) -> ExitCode {
+    crate::fail(1, &format!("userq matrix: {e}"))
+}
+
+pub async fn run(args: MatrixArgs) -> ExitCode {
+    let Some(place) = Place::default_place() else { return crate::fail(1, &tr().tr("matrix-no-folder")) };
+    match args.command {
+        MatrixCommand::Init { homeserver, user, password_file } => {
+            let password = match std::fs::read_to_string(&password_file) {
+                Ok(text) => text.lines().next().unwrap_or_default().to_owned(),
+                Err(e) => {
+                    let (path, error) = (password_file.display().to_string(), e.to_string());
+                    let words = [("path", (&path).into()), ("error", (&error).into())];
+                    return crate::fail(2, &tr().tr_args("matrix-password-file", &words));
+                }
+            };
+            if password.is_empty() {
+                let path = password_file.display().to_string();
+                return crate::fail(2, &tr().tr_args("matrix-password-empty", &[("path", (&path).into())]));
+            }
+            match account::init(&place, homeserver.trim_end_matches('/'), &user, &password).await {
+                Ok(done) => {
+                    let words = [("user", (&done.user).into()), ("device", (&done.device).into())];
+                    println!("{}", tr().tr_args("matrix-init-done", &words));
+                    println!("{}", tr().tr("matrix-recovery-key"));
+                    println!("\n    {}\n", done.recovery_key);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => failed(&e),
+            }
+        }
+        MatrixCommand::Status { json } => match account::status(&place).await {
+            Ok(s) if json => {
+                println!("{}", serde_json::to_string(&s).expect("a status serializes"));
+                ExitCode::SUCCESS
+            }
+            Ok(s) => {
+                let reached = match &s.unreachable {
+                    None => tr().tr_args("matrix-status-reached", &[("url", (&s.homeserver).into())]),
+                    Some(why) => tr().tr_args("matrix-status-unreachable", &[("why", why.into())]),
+                };
+                println!("{reached}");
+                let words = [("user", (&s.user).into()), ("device", (&s.device).into())];
+                println!("{}", tr().tr_args("matrix-status-account", &words));
+                println!("{}", tr().tr(if s.cross_signed { "matrix-status-signed" } else { "matrix-status-unsigned" }));
+                if s.reachable {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            }
+            Err(e) => failed(&e),
+        },
+        MatrixCommand::Leave => match account::leave(&place).await {
+            Ok(user) => {
+                println!("{}", tr().tr_args("matrix-left", &[("user", (&user).into())]));
+                ExitCode::SUCCESS
+            }
+            Err(e) => failed(&e),
+        },
+    }
+}
