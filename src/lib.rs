@@ -30,6 +30,7 @@ pub mod review;
 pub mod service;
 pub mod settings;
 pub mod ssh;
+pub mod tls;
 pub mod tool;
 pub mod wording;
 

@@ -69,8 +69,8 @@ pub fn parse_deadline(text: &str) -> Result<Option<Duration>, String> {
     Ok(Some(d))
 }
 
-/// A duration in settings.json, in words.
-mod words {
+/// A duration in a file the person may read, in words (`30m`).
+pub(crate) mod words {
     use std::time::Duration;
 
     use serde::{Deserialize, Deserializer, Serializer};

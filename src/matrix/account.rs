@@ -1,7 +1,8 @@
 //! The bridge's own Matrix account: `userq matrix init` logs it in as a new device,
 //! bootstraps its cross-signing (so the person's Element, in strict mode, takes its
 //! messages) and turns on recovery, whose key is shown once and kept nowhere here;
-//! `status` says how it is; `leave` logs the device out and removes its keys. The
+//! `status` says how it is (and its room's, [`room`]); `leave` leaves the room, logs
+//! the device out and removes its keys. The
 //! session and the crypto store live in `<data folder>/matrix` (0700, files 0600),
 //! the store encrypted with a passphrase kept beside the session. A setup that fails
 //! half-way logs its new device out and leaves no files behind.
@@ -16,7 +17,7 @@ use matrix_sdk::ruma::UserId;
 use matrix_sdk::{Client, HttpError};
 use serde::{Deserialize, Serialize};
 
-use super::MatrixError;
+use super::{room, MatrixError};
 use crate::paths;
 
 /// The name the bridge's device shows in the person's session list.
@@ -30,8 +31,8 @@ pub struct Place {
 
 /// What is kept of the session (0600): enough to come back as the same device.
 #[derive(Serialize, Deserialize)]
-struct Saved {
-    homeserver: String,
+pub(super) struct Saved {
+    pub(super) homeserver: String,
     session: MatrixSession,
     /// The crypto store's passphrase.
     passphrase: String,
@@ -59,6 +60,17 @@ pub struct Status {
     pub device: String,
     /// The account's identity is complete and this device is signed by it.
     pub cross_signed: bool,
+    /// The room and the team's rule, once `userq matrix room` made them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<RoomStatus>,
+}
+
+/// The room as `status` shows it.
+#[derive(Debug, Serialize)]
+pub struct RoomStatus {
+    #[serde(flatten)]
+    pub rule: room::Rule,
+    pub members: Vec<room::Member>,
 }
 
 impl Place {
@@ -71,6 +83,10 @@ impl Place {
         Self { dir: dir.into() }
     }
 
+    pub(super) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     fn session_file(&self) -> PathBuf {
         self.dir.join("session.json")
     }
@@ -79,7 +95,7 @@ impl Place {
         self.dir.join("store")
     }
 
-    fn files_error(&self, e: impl std::fmt::Display) -> MatrixError {
+    pub(super) fn files_error(&self, e: impl std::fmt::Display) -> MatrixError {
         MatrixError::Files { path: self.dir.clone(), error: e.to_string() }
     }
 
@@ -128,6 +144,7 @@ impl Place {
 }
 
 async fn client(homeserver: &str, store: &Path, passphrase: &str) -> Result<Client, MatrixError> {
+    crate::tls::ready();
     Client::builder()
         .homeserver_url(homeserver)
         .sqlite_store(store, Some(passphrase))
@@ -146,7 +163,7 @@ fn failed(url: &str, e: &HttpError) -> MatrixError {
     }
 }
 
-fn failed_sdk(url: &str, e: matrix_sdk::Error) -> MatrixError {
+pub(super) fn failed_sdk(url: &str, e: matrix_sdk::Error) -> MatrixError {
     match e {
         matrix_sdk::Error::Http(h) => failed(url, &h),
         e => MatrixError::Homeserver { url: url.to_owned(), error: e.to_string() },
@@ -221,7 +238,7 @@ async fn finish(client: &Client, homeserver: &str, user_id: &UserId, password: &
 }
 
 /// The bridge as kept, back as the same device (no request made).
-async fn restore(place: &Place) -> Result<(Client, Saved), MatrixError> {
+pub(super) async fn restore(place: &Place) -> Result<(Client, Saved), MatrixError> {
     let saved = place.load()?;
     let client = client(&saved.homeserver, &place.store(), &saved.passphrase).await?;
     client.restore_session(saved.session.clone()).await.map_err(|e| place.files_error(e))?;
@@ -243,7 +260,19 @@ pub async fn status(place: &Place) -> Result<Status, MatrixError> {
         Ok(Some(device)) => device.is_cross_signed_by_owner(),
         _ => false,
     };
+    let room = match place.rule()? {
+        Some(rule) => {
+            let members = if unreachable.is_none() {
+                room::members(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))?
+            } else {
+                Vec::new()
+            };
+            Some(RoomStatus { rule, members })
+        }
+        None => None,
+    };
     Ok(Status {
+        room,
         homeserver: saved.homeserver,
         reachable: unreachable.is_none(),
         unreachable,
@@ -257,6 +286,11 @@ pub async fn status(place: &Place) -> Result<Status, MatrixError> {
 /// homeserver changes nothing (the device would stay logged in there).
 pub async fn leave(place: &Place) -> Result<String, MatrixError> {
     let (client, saved) = restore(place).await?;
+    if let Some(rule) = place.rule()? {
+        if let Some(room) = room::room_of(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))? {
+            room.leave().await.map_err(|e| failed_sdk(&saved.homeserver, e))?;
+        }
+    }
     if let Err(e) = client.matrix_auth().logout().await {
         // A device logged out already (from Element's session list) is gone: go on.
         if !matches!(e.client_api_error_kind(), Some(ErrorKind::UnknownToken { .. })) {

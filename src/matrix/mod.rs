@@ -4,9 +4,11 @@
 //! cross-signing bootstrapped (Element's strict mode refuses messages from devices
 //! their owner has not signed). This module keeps that account ([`account`]): its
 //! session and crypto store in the data folder, readable by this user alone.
-//! (The room, the polls and the answerer in the waterfall build on it.)
+//! and the room it asks in with the team's rule ([`room`]). (The polls and the
+//! answerer in the waterfall build on them.)
 
 pub mod account;
+pub mod room;
 
 use std::path::PathBuf;
 
@@ -30,6 +32,8 @@ pub enum MatrixError {
     AlreadySetUp(String),
     #[error("the bridge is not set up: `userq matrix init HOMESERVER_URL --user @NAME:SERVER --password-file FILE`")]
     NotSetUp,
+    #[error("{0}")]
+    Rule(String),
     #[error("the bridge's files in {path}: {error}")]
     Files { path: PathBuf, error: String },
     #[error("the homeserver at {url} said: {error}")]

@@ -47,6 +47,7 @@ pub async fn connect(
     config: &Config,
     connected: Option<tokio::sync::mpsc::UnboundedSender<()>>,
 ) -> Result<async_nats::Client, RelayError> {
+    crate::tls::ready();
     let broker_error = |error: String| RelayError::Broker { broker: config.broker.clone(), error };
     let mut options = async_nats::ConnectOptions::new().name("userq relay").max_reconnects(None);
     if let Some(creds) = &config.creds {

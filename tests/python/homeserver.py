@@ -88,6 +88,10 @@ class Homeserver:
 
     def register(self, user, password):
         """Makes the account `user` (a localpart); returns its full id."""
+        return self.account(user, password)["user_id"]
+
+    def account(self, user, password):
+        """Makes the account `user`; returns its id and an access token (a client of its own)."""
         url = self.url + "/_synapse/admin/v1/register"
         with urllib.request.urlopen(url) as r:
             nonce = json.load(r)["nonce"]
@@ -96,7 +100,7 @@ class Homeserver:
         body = json.dumps({"nonce": nonce, "username": user, "password": password, "admin": False, "mac": mac})
         request = urllib.request.Request(url, body.encode(), {"Content-Type": "application/json"})
         with urllib.request.urlopen(request) as r:
-            return json.load(r)["user_id"]
+            return json.load(r)
 
     def devices(self, user, password):
         """The devices of an account, as its own new login lists them (that login aside)."""
@@ -106,6 +110,10 @@ class Homeserver:
         listed = self._call("GET", "/_matrix/client/v3/devices", token=token)["devices"]
         self._call("POST", "/_matrix/client/v3/logout", {}, token=token)
         return [d["device_id"] for d in listed if d["device_id"] != login["device_id"]]
+
+    def call(self, token, method, path, body=None):
+        """A client-API request as the account whose token it is."""
+        return self._call(method, path, body, token=token)
 
     def _call(self, method, path, body=None, token=None):
         data = json.dumps(body).encode() if body is not None else None

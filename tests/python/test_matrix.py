@@ -1,9 +1,11 @@
-"""The Matrix bridge's own account through `userq matrix`, against a real Synapse on a
-loopback port (tests/python/homeserver.py): set up as a new device with cross-signing
-and recovery, its keys kept by this user alone, seen by `status`, and taken away by
-`leave`, which logs the device out on the homeserver; a wrong password, an
-unreachable homeserver, an account whose identity another device made, and a setup
-done twice, each a clear error that leaves nothing behind."""
+"""The Matrix bridge's own account and room through `userq matrix`, against a real
+Synapse on a loopback port (tests/python/homeserver.py): set up as a new device with
+cross-signing and recovery, its keys kept by this user alone, seen by `status`, and
+taken away by `leave`, which logs the device out on the homeserver; a wrong password,
+an unreachable homeserver, an account whose identity another device made, and a setup
+done twice, each a clear error that leaves nothing behind. The room: invite-only and
+encrypted as an invited person's client sees it, with the team's rule and delay; a
+rule that cannot hold refused; an unencrypted room never adopted."""
 
 import json
 import os
@@ -120,3 +122,78 @@ def test_a_wrong_password_an_unreachable_homeserver_and_an_account_in_use_leave_
     assert "@someone:localhost already has an identity (cross-signing keys) made on another device" in out.stderr
     assert homeserver.devices("someone", "right-password") == before, "its new device logged out again"
     assert not (desk.data / "matrix").exists()
+
+
+def test_the_room_is_invite_only_and_encrypted_with_the_teams_rule(homeserver, tmp_path):
+    homeserver.register("teambridge", "bridge-pw")
+    alice = homeserver.account("alice", "alice-pw")
+    homeserver.register("bob", "bob-pw")
+    desk = Desk(tmp_path)
+    out = desk.matrix("room", "--invite", "@alice:localhost")
+    assert out.returncode == 1 and "the bridge is not set up" in out.stderr, out.stderr
+    assert desk.init(homeserver, "teambridge", "bridge-pw").returncode == 0
+
+    # A rule that cannot hold is refused before anything is made.
+    for args, said in [
+        (["--invite", "@alice:localhost", "--approvers", "@alice:localhost,@carol:localhost", "--quorum", "1"],
+         "approver @carol:localhost is not in the room: add --invite @carol:localhost"),
+        (["--invite", "@alice:localhost", "--approvers", "@alice:localhost", "--quorum", "2"],
+         "--quorum 2 is more than the 1 approvers named"),
+        (["--invite", "alice"], "alice is not a Matrix user id"),
+    ]:
+        out = desk.matrix("room", *args)
+        assert out.returncode == 1 and said in out.stderr, (args, out.stderr)
+    out = desk.matrix("room", "--invite", "@alice:localhost", "--after", "soon")
+    assert out.returncode == 2 and "--after" in out.stderr, out.stderr
+
+    out = desk.matrix("room", "--invite", "@alice:localhost", "--invite", "@bob:localhost",
+                      "--approvers", "@alice:localhost,@bob:localhost", "--quorum", "2", "--after", "5m")
+    assert out.returncode == 0, out.stderr
+    room = out.stdout.split("asks in ")[1].split(".\n")[0]
+    assert "needs 2 approvals of @alice:localhost, @bob:localhost" in out.stdout, out.stdout
+    assert "after 5m unanswered here" in out.stdout, out.stdout
+
+    # Alice's phone sees the invite, joins, and finds the room encrypted and invite-only.
+    invites = homeserver.call(alice["access_token"], "GET", "/_matrix/client/v3/sync?timeout=0")["rooms"]["invite"]
+    assert room in invites, invites
+    homeserver.call(alice["access_token"], "POST", f"/_matrix/client/v3/join/{room}", {})
+    state = homeserver.call(alice["access_token"], "GET", f"/_matrix/client/v3/rooms/{room}/state")
+    kinds = {e["type"]: e["content"] for e in state}
+    assert kinds["m.room.encryption"]["algorithm"] == "m.megolm.v1.aes-sha2", kinds
+    assert kinds["m.room.join_rules"]["join_rule"] == "invite"
+    assert kinds["m.room.name"]["name"] == "User Questions", "nothing but the product's name in clear state"
+
+    status = json.loads(desk.matrix("status", "--json").stdout)["room"]
+    assert {k: status[k] for k in ("room", "approvers", "quorum", "after")} == {
+        "room": room, "approvers": ["@alice:localhost", "@bob:localhost"], "quorum": 2, "after": "5m"}, status
+    members = {m["user"]: (m["membership"], m["approver"]) for m in status["members"]}
+    assert members == {"@alice:localhost": ("join", True), "@bob:localhost": ("invite", True)}, members
+    words = desk.matrix("status").stdout
+    assert f"Room: {room}." in words and "@alice:localhost (join), approver" in words, words
+
+    # Leaving takes the bridge out of the room too.
+    assert desk.matrix("leave").returncode == 0
+    members = homeserver.call(alice["access_token"], "GET", f"/_matrix/client/v3/rooms/{room}/joined_members")
+    assert "@teambridge:localhost" not in members["joined"], members
+
+
+def test_a_room_that_is_not_encrypted_is_not_adopted_and_an_encrypted_one_is(homeserver, tmp_path):
+    homeserver.register("adopter", "adopter-pw")
+    carol = homeserver.account("carol", "carol-pw")
+    desk = Desk(tmp_path)
+    assert desk.init(homeserver, "adopter", "adopter-pw").returncode == 0
+    token = carol["access_token"]
+    plain = homeserver.call(token, "POST", "/_matrix/client/v3/createRoom",
+                            {"preset": "private_chat", "invite": ["@adopter:localhost"]})["room_id"]
+    out = desk.matrix("room", "--use", plain)
+    assert out.returncode == 1 and f"{plain} is not end-to-end encrypted" in out.stderr, out.stderr
+    assert json.loads(desk.matrix("status", "--json").stdout).get("room") is None
+    sealed = homeserver.call(token, "POST", "/_matrix/client/v3/createRoom", {
+        "preset": "private_chat", "invite": ["@adopter:localhost"],
+        "initial_state": [{"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}]})[
+        "room_id"]
+    out = desk.matrix("room", "--use", sealed, "--approvers", "@carol:localhost")
+    assert out.returncode == 0, out.stderr
+    status = json.loads(desk.matrix("status", "--json").stdout)["room"]
+    assert status["room"] == sealed and status["quorum"] == 1
+    assert status["members"] == [{"user": "@carol:localhost", "membership": "join", "approver": True}], status

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use user_questions::matrix::account::{self, Place};
+use user_questions::matrix::room;
 use user_questions::matrix::MatrixError;
 
 use crate::tr;
@@ -29,6 +30,24 @@ enum MatrixCommand {
         #[arg(long, value_name = "FILE")]
         password_file: PathBuf,
     },
+    /// Make the room the bridge asks in (invite-only, end-to-end encrypted), or adopt one.
+    Room {
+        /// Someone who answers; repeat for more.
+        #[arg(long = "invite", value_name = "@NAME:SERVER", required_unless_present = "adopt")]
+        invite: Vec<String>,
+        /// Whose approvals count for a team question (comma-separated).
+        #[arg(long, value_name = "@A:S,@B:S", value_delimiter = ',')]
+        approvers: Vec<String>,
+        /// How many approvers must approve; one approver's no ends it at once.
+        #[arg(long, value_name = "N", requires = "approvers")]
+        quorum: Option<usize>,
+        /// Send a question to the room only once it has waited this long here (default: at once).
+        #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+        after: Option<std::time::Duration>,
+        /// Adopt a room the bridge's account was invited to (it must be encrypted).
+        #[arg(long = "use", value_name = "ROOM_ID")]
+        adopt: Option<String>,
+    },
     /// The homeserver reached or not, the bridge's user and device, cross-signed or not.
     Status {
         #[arg(long)]
@@ -36,6 +55,24 @@ enum MatrixCommand {
     },
     /// Log the bridge's device out and remove its keys.
     Leave,
+}
+
+/// The team's rule and the delay, in words.
+fn rule_words(rule: &room::Rule) -> String {
+    let team = if rule.approvers.is_empty() {
+        tr().tr("matrix-rule-anyone")
+    } else {
+        let names = rule.approvers.join(", ");
+        tr().tr_args("matrix-rule-team", &[("quorum", rule.quorum.into()), ("approvers", (&names).into())])
+    };
+    let after = match rule.after {
+        None => tr().tr("matrix-rule-at-once"),
+        Some(d) => {
+            let d = humantime::format_duration(d).to_string();
+            tr().tr_args("matrix-rule-after", &[("after", (&d).into())])
+        }
+    };
+    format!("{team} {after}")
 }
 
 fn failed(e: &MatrixError) -> ExitCode {
@@ -69,6 +106,17 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                 Err(e) => failed(&e),
             }
         }
+        MatrixCommand::Room { invite, approvers, quorum, after, adopt } => {
+            let wanted = room::Wanted { invite, approvers, quorum, after, adopt };
+            match room::set_up(&place, &wanted).await {
+                Ok(rule) => {
+                    println!("{}", tr().tr_args("matrix-room-done", &[("room", (&rule.room).into())]));
+                    println!("{}", rule_words(&rule));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => failed(&e),
+            }
+        }
         MatrixCommand::Status { json } => match account::status(&place).await {
             Ok(s) if json => {
                 println!("{}", serde_json::to_string(&s).expect("a status serializes"));
@@ -83,6 +131,18 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                 let words = [("user", (&s.user).into()), ("device", (&s.device).into())];
                 println!("{}", tr().tr_args("matrix-status-account", &words));
                 println!("{}", tr().tr(if s.cross_signed { "matrix-status-signed" } else { "matrix-status-unsigned" }));
+                match &s.room {
+                    None => println!("{}", tr().tr("matrix-status-no-room")),
+                    Some(r) => {
+                        println!("{}", tr().tr_args("matrix-status-room", &[("room", (&r.rule.room).into())]));
+                        println!("{}", rule_words(&r.rule));
+                        for m in &r.members {
+                            let id = if m.approver { "matrix-status-approver" } else { "matrix-status-member" };
+                            let words = [("user", (&m.user).into()), ("membership", (&m.membership).into())];
+                            println!("  {}", tr().tr_args(id, &words));
+                        }
+                    }
+                }
                 if s.reachable {
                     ExitCode::SUCCESS
                 } else {
