@@ -4,22 +4,12 @@
 // kept in the settings the service reads at each question.
 
 import { commands } from "./bridge.js";
-import { byId } from "./dom.js";
+import { byId, fillPicker } from "./dom.js";
 
 const picker = /** @type {HTMLSelectElement} */ (byId("deadline"));
 
 /** @param {DeadlineView} view */
-function fill(view) {
-  picker.replaceChildren(
-    ...view.choices.map((c) => {
-      const o = document.createElement("option");
-      o.value = c.value;
-      o.textContent = c.label;
-      o.selected = c.value === view.current;
-      return o;
-    }),
-  );
-}
+const fill = (view) => fillPicker(picker, view.choices, view.current);
 
 /** Reads the picker again (at start, and in a new language). */
 export async function showDeadline() {

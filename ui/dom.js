@@ -63,3 +63,21 @@ export function byId(id) {
   if (!node) throw new Error(`the page has no #${id}`);
   return node;
 }
+
+/**
+ * Fills a picker with its choices, the one in force selected.
+ * @param {HTMLSelectElement} picker
+ * @param {{value: string, label: string}[]} choices
+ * @param {string} current
+ */
+export function fillPicker(picker, choices, current) {
+  picker.replaceChildren(
+    ...choices.map((c) => {
+      const o = document.createElement("option");
+      o.value = c.value;
+      o.textContent = c.label;
+      o.selected = c.value === current;
+      return o;
+    }),
+  );
+}

@@ -4,6 +4,7 @@
 // worded values come already formatted in the list.
 
 import { commands } from "./bridge.js";
+import { fillPicker } from "./dom.js";
 
 /** @type {UiText["messages"]} message id -> text in the person's language */
 let messages = {};
@@ -23,13 +24,9 @@ export async function loadText() {
   for (const node of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("[data-tr-placeholder]")))
     node.placeholder = tr(node.dataset.trPlaceholder || "");
   const picker = /** @type {HTMLSelectElement} */ (document.getElementById("language"));
-  picker.replaceChildren(
-    ...text.languages.map((l) => {
-      const o = document.createElement("option");
-      o.value = l.tag;
-      o.textContent = l.name;
-      o.selected = l.tag === text.lang;
-      return o;
-    }),
+  fillPicker(
+    picker,
+    text.languages.map((l) => ({ value: l.tag, label: l.name })),
+    text.lang,
   );
 }

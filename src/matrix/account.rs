@@ -1,8 +1,7 @@
 //! The bridge's own Matrix account: `userq matrix init` logs it in as a new device,
 //! bootstraps its cross-signing (so the person's Element, in strict mode, takes its
 //! messages) and turns on recovery, whose key is shown once and kept nowhere here;
-//! `status` says how it is (and its room's, [`room`]); `leave` leaves the room, logs
-//! the device out and removes its keys. The
+//! [`super::bridge`] says how it is and takes it away. The
 //! session and the crypto store live in `<data folder>/matrix` (0700, files 0600),
 //! the store encrypted with a passphrase kept beside the session. A setup that fails
 //! half-way logs its new device out and leaves no files behind.
@@ -17,7 +16,7 @@ use matrix_sdk::ruma::UserId;
 use matrix_sdk::{Client, HttpError};
 use serde::{Deserialize, Serialize};
 
-use super::{room, MatrixError};
+use super::MatrixError;
 use crate::paths;
 
 /// The name the bridge's device shows in the person's session list.
@@ -33,7 +32,7 @@ pub struct Place {
 #[derive(Serialize, Deserialize)]
 pub(super) struct Saved {
     pub(super) homeserver: String,
-    session: MatrixSession,
+    pub(super) session: MatrixSession,
     /// The crypto store's passphrase.
     passphrase: String,
 }
@@ -45,32 +44,6 @@ pub struct Initialized {
     pub device: String,
     /// Shown to the person once; it restores the bridge's keys from the server's backup.
     pub recovery_key: String,
-}
-
-/// How the bridge is.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Status {
-    pub homeserver: String,
-    pub reachable: bool,
-    /// Why the homeserver could not be reached, when it could not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unreachable: Option<String>,
-    pub user: String,
-    pub device: String,
-    /// The account's identity is complete and this device is signed by it.
-    pub cross_signed: bool,
-    /// The room and the team's rule, once `userq matrix room` made them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub room: Option<RoomStatus>,
-}
-
-/// The room as `status` shows it.
-#[derive(Debug, Serialize)]
-pub struct RoomStatus {
-    #[serde(flatten)]
-    pub rule: room::Rule,
-    pub members: Vec<room::Member>,
 }
 
 impl Place {
@@ -135,7 +108,7 @@ impl Place {
         Ok(())
     }
 
-    fn remove(&self) -> Result<(), MatrixError> {
+    pub(super) fn remove(&self) -> Result<(), MatrixError> {
         match std::fs::remove_dir_all(&self.dir) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.files_error(e)),
             _ => Ok(()),
@@ -154,7 +127,7 @@ async fn client(homeserver: &str, store: &Path, passphrase: &str) -> Result<Clie
 }
 
 /// The error of a request to `url`, in the words of [`MatrixError`].
-fn failed(url: &str, e: &HttpError) -> MatrixError {
+pub(super) fn failed(url: &str, e: &HttpError) -> MatrixError {
     match e {
         HttpError::Reqwest(r) if r.is_connect() || r.is_timeout() => {
             MatrixError::Unreachable { url: url.to_owned(), error: r.to_string() }
@@ -243,61 +216,4 @@ pub(super) async fn restore(place: &Place) -> Result<(Client, Saved), MatrixErro
     let client = client(&saved.homeserver, &place.store(), &saved.passphrase).await?;
     client.restore_session(saved.session.clone()).await.map_err(|e| place.files_error(e))?;
     Ok((client, saved))
-}
-
-/// How the bridge is: the homeserver reached or not, who it is, cross-signed or not.
-pub async fn status(place: &Place) -> Result<Status, MatrixError> {
-    let (client, saved) = restore(place).await?;
-    let unreachable = client.whoami().await.err().map(|e| failed(&saved.homeserver, &e).to_string());
-    let encryption = client.encryption();
-    if unreachable.is_none() {
-        // What the homeserver holds of this account's keys now (its signatures of
-        // this device among them); else what was last heard.
-        let _ = encryption.request_user_identity(&saved.session.meta.user_id).await;
-    }
-    let complete = encryption.cross_signing_status().await.is_some_and(|s| s.is_complete());
-    let signed = match encryption.get_own_device().await {
-        Ok(Some(device)) => device.is_cross_signed_by_owner(),
-        _ => false,
-    };
-    let room = match place.rule()? {
-        Some(rule) => {
-            let members = if unreachable.is_none() {
-                room::members(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))?
-            } else {
-                Vec::new()
-            };
-            Some(RoomStatus { rule, members })
-        }
-        None => None,
-    };
-    Ok(Status {
-        room,
-        homeserver: saved.homeserver,
-        reachable: unreachable.is_none(),
-        unreachable,
-        user: saved.session.meta.user_id.to_string(),
-        device: saved.session.meta.device_id.to_string(),
-        cross_signed: complete && signed,
-    })
-}
-
-/// Logs the bridge's device out and removes its keys; the user it was. An unreachable
-/// homeserver changes nothing (the device would stay logged in there).
-pub async fn leave(place: &Place) -> Result<String, MatrixError> {
-    let (client, saved) = restore(place).await?;
-    if let Some(rule) = place.rule()? {
-        if let Some(room) = room::room_of(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))? {
-            room.leave().await.map_err(|e| failed_sdk(&saved.homeserver, e))?;
-        }
-    }
-    if let Err(e) = client.matrix_auth().logout().await {
-        // A device logged out already (from Element's session list) is gone: go on.
-        if !matches!(e.client_api_error_kind(), Some(ErrorKind::UnknownToken { .. })) {
-            return Err(failed(&saved.homeserver, &e));
-        }
-    }
-    drop(client);
-    place.remove()?;
-    Ok(saved.session.meta.user_id.to_string())
 }

@@ -8,6 +8,7 @@
 //! answerer in the waterfall build on them.)
 
 pub mod account;
+pub mod bridge;
 pub mod room;
 
 use std::path::PathBuf;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use user_questions::matrix::account::{self, Place};
+use user_questions::matrix::bridge;
 use user_questions::matrix::room;
 use user_questions::matrix::MatrixError;
 
@@ -117,7 +118,7 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                 Err(e) => failed(&e),
             }
         }
-        MatrixCommand::Status { json } => match account::status(&place).await {
+        MatrixCommand::Status { json } => match bridge::status(&place).await {
             Ok(s) if json => {
                 println!("{}", serde_json::to_string(&s).expect("a status serializes"));
                 ExitCode::SUCCESS
@@ -151,7 +152,7 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
             }
             Err(e) => failed(&e),
         },
-        MatrixCommand::Leave => match account::leave(&place).await {
+        MatrixCommand::Leave => match bridge::leave(&place).await {
             Ok(user) => {
                 println!("{}", tr().tr_args("matrix-left", &[("user", (&user).into())]));
                 ExitCode::SUCCESS

@@ -1,0 +1,92 @@
+//! The bridge as a whole, its account ([`super::account`]) and its room ([`room`]): how it
+//! is (`userq matrix status`), and taking it away (`userq matrix leave`: out of the
+//! room, the device logged out, the keys removed).
+
+use matrix_sdk::ruma::api::error::ErrorKind;
+use serde::Serialize;
+
+use super::account::{failed, failed_sdk, restore, Place};
+use super::{room, MatrixError};
+
+/// How the bridge is.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub homeserver: String,
+    pub reachable: bool,
+    /// Why the homeserver could not be reached, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreachable: Option<String>,
+    pub user: String,
+    pub device: String,
+    /// The account's identity is complete and this device is signed by it.
+    pub cross_signed: bool,
+    /// The room and the team's rule, once `userq matrix room` made them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<RoomStatus>,
+}
+
+/// The room as `status` shows it.
+#[derive(Debug, Serialize)]
+pub struct RoomStatus {
+    #[serde(flatten)]
+    pub rule: room::Rule,
+    pub members: Vec<room::Member>,
+}
+
+/// How the bridge is: the homeserver reached or not, who it is, cross-signed or not.
+pub async fn status(place: &Place) -> Result<Status, MatrixError> {
+    let (client, saved) = restore(place).await?;
+    let unreachable = client.whoami().await.err().map(|e| failed(&saved.homeserver, &e).to_string());
+    let encryption = client.encryption();
+    if unreachable.is_none() {
+        // What the homeserver holds of this account's keys now (its signatures of
+        // this device among them); else what was last heard.
+        let _ = encryption.request_user_identity(&saved.session.meta.user_id).await;
+    }
+    let complete = encryption.cross_signing_status().await.is_some_and(|s| s.is_complete());
+    let signed = match encryption.get_own_device().await {
+        Ok(Some(device)) => device.is_cross_signed_by_owner(),
+        _ => false,
+    };
+    let room = match place.rule()? {
+        Some(rule) => {
+            let members = if unreachable.is_none() {
+                room::members(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))?
+            } else {
+                Vec::new()
+            };
+            Some(RoomStatus { rule, members })
+        }
+        None => None,
+    };
+    Ok(Status {
+        room,
+        homeserver: saved.homeserver,
+        reachable: unreachable.is_none(),
+        unreachable,
+        user: saved.session.meta.user_id.to_string(),
+        device: saved.session.meta.device_id.to_string(),
+        cross_signed: complete && signed,
+    })
+}
+
+/// Logs the bridge's device out and removes its keys; the user it was. An unreachable
+/// homeserver changes nothing (the device would stay logged in there).
+pub async fn leave(place: &Place) -> Result<String, MatrixError> {
+    let (client, saved) = restore(place).await?;
+    if let Some(rule) = place.rule()? {
+        if let Some(room) = room::room_of(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))? {
+            room.leave().await.map_err(|e| failed_sdk(&saved.homeserver, e))?;
+        }
+    }
+    if let Err(e) = client.matrix_auth().logout().await {
+        // A device logged out already (from Element's session list) is gone: go on.
+        if !matches!(e.client_api_error_kind(), Some(ErrorKind::UnknownToken { .. })) {
+            return Err(failed(&saved.homeserver, &e));
+        }
+    }
+    drop(client);
+    place.remove()?;
+    Ok(saved.session.meta.user_id.to_string())
+}
