@@ -1,11 +1,14 @@
 //! One in-process ask answered at once by an answerer: the cost of the service itself
-//! (checks, pending set, waterfall, answer check), with no I/O.
+//! (checks, pending set, waterfall, answer check), with no I/O; and what the person's
+//! deadline adds to it, set and not set (a look at the settings file's stamp, and a
+//! timer raced against the answer).
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use criterion::{criterion_group, criterion_main, Criterion};
 use tokio_util::sync::CancellationToken;
+use user_questions::deadline;
 use user_questions::model::UserQuestionError;
 use user_questions::{Answer, AnswerItem, Answerer, Ask, AskRequest, Next, Question, Scope, UserQuestions};
 
@@ -22,8 +25,7 @@ fn request() -> AskRequest {
     AskRequest::new(vec![Question::new("pkg", "Which package manager?").option("npm", None).option("pnpm", None)])
 }
 
-fn ask_answered_at_once(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+fn answered_at_once() -> UserQuestions {
     let service = UserQuestions::new();
     service.register(
         "at-once",
@@ -31,6 +33,12 @@ fn ask_answered_at_once(c: &mut Criterion) {
         0,
         Arc::new(AtOnce(Answer::new(vec![AnswerItem::selected("pkg", &["pnpm"])]))),
     );
+    service
+}
+
+fn ask_answered_at_once(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    let service = answered_at_once();
     let agent = service.enter("bench", None, 0).unwrap();
     let cancel = CancellationToken::new();
     c.bench_function("ask/agentless", |b| {
@@ -39,6 +47,17 @@ fn ask_answered_at_once(c: &mut Criterion) {
     c.bench_function("ask/live-agent", |b| {
         b.to_async(&rt).iter(|| async { service.ask(request().from_agent(agent.clone()), &cancel).await.unwrap() })
     });
+    // The deadline below the same answerer: with no settings file, and set to an hour.
+    let folder = tempfile::tempdir().unwrap();
+    for (name, deadline) in [("ask/deadline-off", None), ("ask/deadline-1h", Some("1h"))] {
+        let settings = folder.path().join(format!("{name}.json").replace('/', "-"));
+        if let Some(d) = deadline {
+            std::fs::write(&settings, format!("{{\"deadline\": \"{d}\"}}")).unwrap();
+        }
+        let service = answered_at_once();
+        let _passed = deadline::install(&service, deadline::Source::file(Some(settings)));
+        c.bench_function(name, |b| b.to_async(&rt).iter(|| async { service.ask(request(), &cancel).await.unwrap() }));
+    }
     // Reference in the same process: building the request alone.
     c.bench_function("reference/build-request", |b| b.iter(request));
 }

@@ -10,6 +10,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use user_questions_i18n::Text;
+
 use crate::paths;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -55,16 +57,34 @@ impl Settings {
     }
 }
 
-/// A deadline as a person writes it: `30m`, `2h`, or `off`; an error names what is wrong.
-pub fn parse_deadline(text: &str) -> Result<Option<Duration>, String> {
-    let text = text.trim();
-    if ["off", "none", "never"].contains(&text.to_ascii_lowercase().as_str()) {
+/// A deadline that cannot be.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DeadlineError {
+    #[error("\"{0}\" is not a duration: give one like 30m or 2h, or off")]
+    NotADuration(String),
+    #[error("\"{0}\" is shorter than a second: give one like 30m or 2h, or off")]
+    TooShort(String),
+}
+
+impl DeadlineError {
+    /// What is wrong, in the person's language.
+    pub fn words(&self, text: &Text) -> String {
+        match self {
+            Self::NotADuration(given) => text.tr_args("deadline-not-a-duration", &[("given", given.into())]),
+            Self::TooShort(given) => text.tr_args("deadline-too-short", &[("given", given.into())]),
+        }
+    }
+}
+
+/// A deadline as a person writes it: `30m`, `2h`, or `off`.
+pub fn parse_deadline(given: &str) -> Result<Option<Duration>, DeadlineError> {
+    let given = given.trim();
+    if ["off", "none", "never"].contains(&given.to_ascii_lowercase().as_str()) {
         return Ok(None);
     }
-    let d = humantime::parse_duration(text)
-        .map_err(|e| format!("\"{text}\" is not a duration ({e}): give one like 30m or 2h, or off"))?;
+    let d = humantime::parse_duration(given).map_err(|_| DeadlineError::NotADuration(given.to_owned()))?;
     if d < SHORTEST_DEADLINE {
-        return Err(format!("\"{text}\" is shorter than a second: give one like 30m or 2h, or off"));
+        return Err(DeadlineError::TooShort(given.to_owned()));
     }
     Ok(Some(d))
 }
@@ -125,9 +145,9 @@ mod tests {
     fn a_deadline_is_read_as_a_person_writes_it() {
         assert_eq!(parse_deadline("30m"), Ok(Some(Duration::from_secs(1800))));
         assert_eq!(parse_deadline(" Off "), Ok(None));
-        let e = parse_deadline("soon").unwrap_err();
-        assert!(e.contains("\"soon\" is not a duration"), "{e}");
+        assert_eq!(parse_deadline("soon"), Err(DeadlineError::NotADuration("soon".into())));
         let e = parse_deadline("10ms").unwrap_err();
-        assert!(e.contains("shorter than a second"), "{e}");
+        assert_eq!(e.words(&Text::for_tag("en")), "\"10ms\" is shorter than a second: give one like 30m or 2h, or off");
+        assert_eq!(e.words(&Text::for_tag("zh-CN")), "“10ms”不到一秒：请给出类似 30m 或 2h 的时长，或 off");
     }
 }

@@ -13,6 +13,8 @@ pub mod room;
 
 use std::path::PathBuf;
 
+use user_questions_i18n::Text;
+
 /// What went wrong, in words that say what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum MatrixError {
@@ -34,9 +36,35 @@ pub enum MatrixError {
     #[error("the bridge is not set up: `userq matrix init HOMESERVER_URL --user @NAME:SERVER --password-file FILE`")]
     NotSetUp,
     #[error("{0}")]
-    Rule(String),
+    Rule(room::RuleError),
     #[error("the bridge's files in {path}: {error}")]
     Files { path: PathBuf, error: String },
     #[error("the homeserver at {url} said: {error}")]
     Homeserver { url: String, error: String },
+}
+
+impl MatrixError {
+    /// What went wrong, in the person's language (its `Display` is English, for logs).
+    pub fn words(&self, text: &Text) -> String {
+        let one = |id: &str, key: &str, value: &str| text.tr_args(id, &[(key, value.into())]);
+        match self {
+            Self::BadUrl(url) => one("matrix-error-bad-url", "url", url),
+            Self::BadUser(user) => one("matrix-error-bad-user", "user", user),
+            Self::Unreachable { url, error } => {
+                text.tr_args("matrix-error-unreachable", &[("url", url.into()), ("error", error.into())])
+            }
+            Self::WrongPassword(user) => one("matrix-error-wrong-password", "user", user),
+            Self::InUseElsewhere(user) => one("matrix-error-in-use", "user", user),
+            Self::AlreadySetUp(user) => one("matrix-error-set-up", "user", user),
+            Self::NotSetUp => text.tr("matrix-error-not-set-up"),
+            Self::Rule(rule) => rule.words(text),
+            Self::Files { path, error } => {
+                let path = path.display().to_string();
+                text.tr_args("matrix-error-files", &[("path", (&path).into()), ("error", error.into())])
+            }
+            Self::Homeserver { url, error } => {
+                text.tr_args("matrix-error-homeserver", &[("url", url.into()), ("error", error.into())])
+            }
+        }
+    }
 }

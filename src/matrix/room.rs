@@ -13,10 +13,45 @@ use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::{OwnedUserId, RoomId, UserId};
 use matrix_sdk::{Client, RoomMemberships};
 use serde::{Deserialize, Serialize};
+use user_questions_i18n::Text;
 
 use super::account::{restore, Place};
 use super::MatrixError;
 use crate::paths;
+
+/// A room or a rule that cannot be.
+#[derive(Debug, thiserror::Error)]
+pub enum RuleError {
+    #[error("approver {0} is not in the room: add --invite {0}")]
+    ApproverOutside(String),
+    #[error("--quorum needs --approvers")]
+    QuorumAlone,
+    #[error("--quorum is at least 1")]
+    QuorumZero,
+    #[error("--quorum {quorum} is more than the {approvers} approvers named")]
+    QuorumTooBig { quorum: usize, approvers: usize },
+    #[error("{0} is not a room id (!…:server)")]
+    BadRoom(String),
+    #[error("{0} is not end-to-end encrypted: turn encryption on in its settings, or let userq make a room")]
+    NotEncrypted(String),
+}
+
+impl RuleError {
+    pub fn words(&self, text: &Text) -> String {
+        let one = |id: &str, value: &str| text.tr_args(id, &[("what", value.into())]);
+        match self {
+            Self::ApproverOutside(who) => one("matrix-error-approver-outside", who),
+            Self::QuorumAlone => text.tr("matrix-error-quorum-alone"),
+            Self::QuorumZero => text.tr("matrix-error-quorum-zero"),
+            Self::QuorumTooBig { quorum, approvers } => text.tr_args(
+                "matrix-error-quorum-too-big",
+                &[("quorum", (*quorum).into()), ("approvers", (*approvers).into())],
+            ),
+            Self::BadRoom(room) => one("matrix-error-bad-room", room),
+            Self::NotEncrypted(room) => one("matrix-error-not-encrypted", room),
+        }
+    }
+}
 
 /// The room's name: what every member sees (state is not encrypted: nothing else goes in it).
 const NAME: &str = "User Questions";
@@ -55,13 +90,13 @@ fn user(id: &str) -> Result<OwnedUserId, MatrixError> {
 fn rule_of(wanted: &Wanted, room: String, members: &[OwnedUserId]) -> Result<Rule, MatrixError> {
     let approvers = wanted.approvers.iter().map(|a| user(a)).collect::<Result<Vec<_>, _>>()?;
     if let Some(outside) = approvers.iter().find(|a| !members.contains(a)) {
-        return Err(MatrixError::Rule(format!("approver {outside} is not in the room: add --invite {outside}")));
+        return Err(MatrixError::Rule(RuleError::ApproverOutside(outside.to_string())));
     }
     let quorum = match (wanted.quorum, approvers.len()) {
-        (Some(_), 0) => return Err(MatrixError::Rule("--quorum needs --approvers".into())),
-        (Some(0), _) => return Err(MatrixError::Rule("--quorum is at least 1".into())),
-        (Some(q), n) if q > n => {
-            return Err(MatrixError::Rule(format!("--quorum {q} is more than the {n} approvers named")));
+        (Some(_), 0) => return Err(MatrixError::Rule(RuleError::QuorumAlone)),
+        (Some(0), _) => return Err(MatrixError::Rule(RuleError::QuorumZero)),
+        (Some(quorum), approvers) if quorum > approvers => {
+            return Err(MatrixError::Rule(RuleError::QuorumTooBig { quorum, approvers }));
         }
         (Some(q), _) => q,
         (None, _) => 1,
@@ -90,13 +125,11 @@ pub async fn set_up(place: &Place, wanted: &Wanted) -> Result<Rule, MatrixError>
             client.create_room(request).await.map_err(failed)?
         }
         Some(id) => {
-            let id = RoomId::parse(id).map_err(|_| MatrixError::Rule(format!("{id} is not a room id (!…:server)")))?;
+            let id = RoomId::parse(id).map_err(|_| MatrixError::Rule(RuleError::BadRoom(id.clone())))?;
             let room = client.join_room_by_id(&id).await.map_err(failed)?;
             if !room.latest_encryption_state().await.map_err(failed)?.is_encrypted() {
                 let _ = room.leave().await;
-                return Err(MatrixError::Rule(format!(
-                    "{id} is not end-to-end encrypted: turn encryption on in its settings, or let userq make a room"
-                )));
+                return Err(MatrixError::Rule(RuleError::NotEncrypted(id.to_string())));
             }
             for person in &invited {
                 room.invite_user_by_id(person).await.map_err(failed)?;

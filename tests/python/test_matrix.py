@@ -94,6 +94,10 @@ def test_a_wrong_password_an_unreachable_homeserver_and_an_account_in_use_leave_
     assert out.returncode == 1, out.stdout
     assert out.stderr == "userq matrix: the homeserver refused the password of @someone:localhost\n"
     assert not (desk.data / "matrix").exists()
+    desk.env["USERQ_LANG"] = "zh-CN"
+    out = desk.init(homeserver, "someone", "wrong-password")
+    assert out.stderr == "userq matrix: 主服务器拒绝了 @someone:localhost 的密码\n", "in the person's language"
+    desk.env["USERQ_LANG"] = "en"
 
     nobody = f"http://127.0.0.1:{free_port()}"
     out = desk.matrix("init", nobody, "--user", "@someone:localhost", "--password-file", desk.password_file("x"))

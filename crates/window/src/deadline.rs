@@ -66,7 +66,7 @@ pub fn view(path: Option<&Path>, text: &Text) -> DeadlineView {
 
 /// Keeps `choice` (`off` or a duration) in the settings at `path`.
 pub fn set(path: Option<&Path>, choice: &str, text: &Text) -> Result<DeadlineView, UiError> {
-    let deadline = parse_deadline(choice).map_err(|why| UiError::new(ErrorCode::BadRequest, why))?;
+    let deadline = parse_deadline(choice).map_err(|why| UiError::new(ErrorCode::BadRequest, why.words(text)))?;
     let path = path.ok_or_else(|| UiError::new(ErrorCode::BadRequest, text.tr("window-deadline-no-folder")))?;
     Settings::update(path, |s| s.deadline = deadline).map_err(|e| {
         let (shown, error) = (path.display().to_string(), e.to_string());

@@ -15,7 +15,7 @@ pub fn run(choice: Option<String>) -> ExitCode {
         Some(choice) => {
             let deadline = match parse_deadline(&choice) {
                 Ok(d) => d,
-                Err(why) => return crate::fail(2, &format!("userq deadline: {why}")),
+                Err(why) => return crate::fail(2, &format!("userq deadline: {}", why.words(tr()))),
             };
             if let Err(e) = Settings::update(&path, |s| s.deadline = deadline) {
                 let (shown, error) = (path.display().to_string(), e.to_string());

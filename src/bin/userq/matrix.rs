@@ -77,7 +77,7 @@ fn rule_words(rule: &room::Rule) -> String {
 }
 
 fn failed(e: &MatrixError) -> ExitCode {
-    crate::fail(1, &format!("userq matrix: {e}"))
+    crate::fail(1, &format!("userq matrix: {}", e.words(tr())))
 }
 
 pub async fn run(args: MatrixArgs) -> ExitCode {
