@@ -79,12 +79,12 @@ test: deps-build deps-e2e check test-rust test-system test-python test-e2e
 ## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
 ## checked by the TypeScript compiler (JSDoc types, strict, no emit) against the shapes
 ## generated from the Rust types (ui/bindings.d.ts, which must not be stale), and by
-## Prettier, pinned in pins/ui-check.
+## Prettier, pinned in pins/ui-check. The bindings are checked in the whole workspace's
+## build, which the tests use next: a build of the window crate alone would compile the
+## Matrix SDK once more, with other features.
 check: deps-build pins/ui-check/node_modules/.installed
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	# The whole workspace's build, which the tests use next: a build of the window
-	# crate alone would compile the Matrix SDK once more with other features.
 	cargo test -q --workspace --all-targets bindings
 	pins/ui-check/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}" "!ui/bindings.d.ts"
 	pins/ui-check/node_modules/.bin/tsc --noEmit -p ui
