@@ -122,6 +122,15 @@ $(SYNAPSE)/.installed: pins/synapse/requirements.txt
 	$(SYNAPSE)/bin/pip install -q -r pins/synapse/requirements.txt
 	touch $@
 
+## The phone of the Matrix bridge's tests: matrix-js-sdk (pins/phone), on the agents' Node 22.
+PHONE := .tools/phone
+$(PHONE)/.installed: pins/phone/package.json pins/phone/package-lock.json $(AGENTS)/.installed
+	mkdir -p $(PHONE)
+	cp pins/phone/package.json pins/phone/package-lock.json $(PHONE)/
+	cd $(PHONE) && { npm install --loglevel=error --no-audit --no-fund || \
+	  npm install --loglevel=error --no-audit --no-fund; }
+	touch $@
+
 .tools/bin/tauri-driver:
 	cargo install tauri-driver --locked --root .tools
 
@@ -161,7 +170,7 @@ deps-test:
 	if [ -n "$$missing" ]; then echo "installing: $$missing"; $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
-test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed build-tests
+test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed $(PHONE)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q -n 2 tests/python
 
 test-e2e: deps-e2e build-tests

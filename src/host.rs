@@ -31,6 +31,8 @@ pub struct Config {
     pub ssh_hosts: Option<PathBuf>,
     /// The settings file, for the person's deadline; `None` waits for the person.
     pub settings: Option<PathBuf>,
+    /// The Matrix bridge's folder (`userq matrix init`); `None` runs no bridge.
+    pub matrix: Option<PathBuf>,
 }
 
 impl Config {
@@ -43,6 +45,7 @@ impl Config {
             relay: crate::relay::config::default_path(),
             ssh_hosts: crate::ssh::remembered::default_path(),
             settings: crate::settings::path(),
+            matrix: crate::matrix::account::Place::default_place().map(|p| p.dir().to_owned()),
         })
     }
 }
@@ -57,6 +60,7 @@ pub struct Host {
     trusted_uids: Vec<u32>,
     relay: Option<PathBuf>,
     ssh_hosts: Option<PathBuf>,
+    matrix: Option<PathBuf>,
 }
 
 impl Host {
@@ -73,6 +77,7 @@ impl Host {
             trusted_uids: config.trusted_uids.clone(),
             relay: config.relay.clone(),
             ssh_hosts: config.ssh_hosts.clone(),
+            matrix: config.matrix.clone(),
         }
     }
 
@@ -83,6 +88,18 @@ impl Host {
         async move {
             match path {
                 Some(path) => keep_relay(service, path).await,
+                None => std::future::pending().await,
+            }
+        }
+    }
+
+    /// The Matrix bridge whenever it is set up (see [`crate::matrix::keep`]); it runs
+    /// until dropped.
+    fn matrix(&self) -> impl Future<Output = ()> + Send + 'static {
+        let (service, dir) = (self.service.clone(), self.matrix.clone());
+        async move {
+            match dir {
+                Some(dir) => crate::matrix::keep::keep(service, crate::matrix::account::Place::at(dir)).await,
                 None => std::future::pending().await,
             }
         }
@@ -106,8 +123,8 @@ impl Host {
 
     /// Everything a serving host runs, the same for `userq serve` and the desktop app:
     /// the socket `listener` (bound at `socket`) until `shutdown` resolves, and for as
-    /// long as it serves, the relay to this machine's circle whenever it is paired and
-    /// the SSH hosts remembered (`ssh_changed` hears how each one is).
+    /// long as it serves, the relay to this machine's circle whenever it is paired, the
+    /// Matrix bridge whenever it is set up, and the SSH hosts remembered (`ssh_changed` hears how each one is).
     pub fn run(
         &self,
         listener: UnixListener,
@@ -118,11 +135,13 @@ impl Host {
         let serving = self.serve(listener, shutdown);
         let relay = self.relay();
         let forwards = self.ssh_hosts(socket, ssh_changed);
+        let matrix = self.matrix();
         async move {
             tokio::select! {
                 () = serving => {}
                 () = relay => {}
                 () = forwards => {}
+                () = matrix => {}
             }
         }
     }

@@ -67,6 +67,7 @@ impl AppState {
             relay: start.relay.clone(),
             ssh_hosts: start.ssh_hosts.clone(),
             settings: settings.clone(),
+            matrix: start.matrix.clone(),
         });
         let inbox = Inbox::new();
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));

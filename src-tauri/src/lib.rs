@@ -59,6 +59,7 @@ pub fn run() {
         data: user_questions::history::default_dir(),
         relay: user_questions::relay::config::default_path(),
         ssh_hosts: user_questions::ssh::remembered::default_path(),
+        matrix: user_questions::matrix::account::Place::default_place().map(|p| p.dir().to_owned()),
     };
     let app = match app(builder, user_questions::paths::socket(), start).build(tauri::generate_context!()) {
         Ok(app) => app,
@@ -93,6 +94,8 @@ pub struct Start {
     pub relay: Option<PathBuf>,
     /// The SSH hosts kept forwarded (`userq ssh --remember`); `None` keeps none.
     pub ssh_hosts: Option<PathBuf>,
+    /// The Matrix bridge's folder (`userq matrix init`); `None` runs no bridge.
+    pub matrix: Option<PathBuf>,
 }
 
 /// The whole app on any runtime (the real one, or Tauri's mock in tests): its plugins,

@@ -40,7 +40,8 @@ pub(crate) fn mock_app(socket: std::path::PathBuf) -> tauri::App<MockRuntime> {
     let data = socket.parent().map(|run| run.with_file_name("data"));
     let relay = socket.parent().map(|run| run.with_file_name("relay.json"));
     let ssh_hosts = socket.parent().map(|run| run.with_file_name("ssh-hosts.json"));
-    let start = crate::Start { background: true, tray: false, settings, data, relay, ssh_hosts };
+    let matrix = socket.parent().map(|run| run.with_file_name("matrix"));
+    let start = crate::Start { background: true, tray: false, settings, data, relay, ssh_hosts, matrix };
     let mut app = crate::app(mock_builder(), socket, start).build(tauri::generate_context!()).unwrap();
     #[allow(deprecated)]
     app.run_iteration(|_, _| {});

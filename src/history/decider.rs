@@ -22,6 +22,8 @@ pub enum Decider {
     Rule(i64),
     /// The person's deadline passed with nobody answering.
     Deadline,
+    /// People in the Matrix room, each as `@user:server/DEVICE`: one, or a team's approvers.
+    Matrix(Vec<String>),
     /// Any other answerer, by the name it registered (a script, a tool).
     Answerer(String),
 }
@@ -36,6 +38,9 @@ impl Decider {
     pub fn parse(stored: &str) -> Self {
         if let Some(id) = stored.strip_prefix("rule:").and_then(|n| n.parse().ok()) {
             return Self::Rule(id);
+        }
+        if let Some(people) = stored.strip_prefix("matrix:") {
+            return Self::Matrix(people.split(',').map(str::to_owned).collect());
         }
         if let Some(name) = stored.strip_prefix("machine:") {
             return Self::Machine(name.to_owned());
@@ -60,6 +65,11 @@ impl Decider {
             Self::Machine(m) => text.tr_args("decider-machine", &[("machine", m.into())]),
             Self::Rule(id) => text.tr_args("decider-rule", &[("id", (&id.to_string()).into())]),
             Self::Deadline => text.tr("decider-deadline"),
+            Self::Matrix(people) => {
+                let users: Vec<&str> =
+                    people.iter().map(|p| p.split_once('/').map_or(p.as_str(), |(u, _)| u)).collect();
+                text.tr_args("decider-matrix", &[("people", (&users.join(", ")).into())])
+            }
             Self::Answerer(name) => text.tr_args("decider-answerer", &[("name", name.into())]),
         }
     }
@@ -82,6 +92,7 @@ impl fmt::Display for Decider {
             Self::Machine(m) => write!(f, "machine:{m}"),
             Self::Rule(id) => write!(f, "rule:{id}"),
             Self::Deadline => write!(f, "deadline"),
+            Self::Matrix(people) => write!(f, "matrix:{}", people.join(",")),
             Self::Answerer(name) => f.write_str(name),
         }
     }
@@ -101,6 +112,11 @@ mod tests {
             (Decider::Machine("beta".into()), "you, on beta", "你（在 beta 上）"),
             (Decider::Rule(3), "remembered answer 3", "记住的回答 3"),
             (Decider::Deadline, "your deadline", "你设的期限"),
+            (
+                Decider::Matrix(vec!["@alice:hs/PHONE".into(), "@bob:hs/TAB".into()]),
+                "@alice:hs, @bob:hs on Matrix",
+                "@alice:hs, @bob:hs（Matrix）",
+            ),
             (Decider::Answerer("ci-bot".into()), "ci-bot", "ci-bot"),
         ] {
             assert_eq!(Decider::parse(&d.to_string()), d);

@@ -56,7 +56,7 @@ impl Place {
         Self { dir: dir.into() }
     }
 
-    pub(super) fn dir(&self) -> &Path {
+    pub fn dir(&self) -> &Path {
         &self.dir
     }
 
@@ -121,6 +121,8 @@ async fn client(homeserver: &str, store: &Path, passphrase: &str) -> Result<Clie
     Client::builder()
         .homeserver_url(homeserver)
         .sqlite_store(store, Some(passphrase))
+        // Room keys only for devices their owner cross-signed (Element's strict mode).
+        .with_room_key_recipient_strategy(matrix_sdk_base::crypto::CollectStrategy::IdentityBasedStrategy)
         .build()
         .await
         .map_err(|e| MatrixError::Homeserver { url: homeserver.to_owned(), error: e.to_string() })

@@ -6,7 +6,9 @@ use matrix_sdk::ruma::api::error::ErrorKind;
 use serde::Serialize;
 
 use super::account::{failed, failed_sdk, restore, Place};
+use super::pins::Pins;
 use super::{room, MatrixError};
+use matrix_sdk::ruma::UserId;
 
 /// How the bridge is.
 #[derive(Debug, Serialize)]
@@ -52,7 +54,15 @@ pub async fn status(place: &Place) -> Result<Status, MatrixError> {
     let room = match place.rule()? {
         Some(rule) => {
             let members = if unreachable.is_none() {
-                room::members(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))?
+                let mut members = room::members(&client, &rule).await.map_err(|e| failed_sdk(&saved.homeserver, e))?;
+                let pins = Pins::load(place)?;
+                for m in &mut members {
+                    if let Ok(user) = UserId::parse(&m.user) {
+                        let _ = client.encryption().request_user_identity(&user).await;
+                        m.identity = pins.standing(&client, &user).await;
+                    }
+                }
+                members
             } else {
                 Vec::new()
             };
@@ -69,6 +79,19 @@ pub async fn status(place: &Place) -> Result<Status, MatrixError> {
         device: saved.session.meta.device_id.to_string(),
         cross_signed: complete && signed,
     })
+}
+
+/// Trusts `user`'s identity as the homeserver has it now (after it changed): their
+/// votes count again. Their master key, to compare with what their own client shows.
+pub async fn trust(place: &Place, user: &str) -> Result<String, MatrixError> {
+    let id = UserId::parse(user).map_err(|_| MatrixError::BadUser(user.to_owned()))?;
+    let (client, saved) = restore(place).await?;
+    let pins = Pins::load(place)?;
+    match pins.trust(&client, &id).await {
+        Ok(Some(key)) => Ok(key),
+        Ok(None) => Err(MatrixError::NoIdentity(user.to_owned())),
+        Err(e) => Err(failed_sdk(&saved.homeserver, e)),
+    }
 }
 
 /// Logs the bridge's device out and removes its keys; the user it was. An unreachable

@@ -3,13 +3,21 @@
 //! bridge is an account of its own, logged in as a device of its own with
 //! cross-signing bootstrapped (Element's strict mode refuses messages from devices
 //! their owner has not signed). This module keeps that account ([`account`]): its
-//! session and crypto store in the data folder, readable by this user alone.
-//! and the room it asks in with the team's rule ([`room`]). (The polls and the
-//! answerer in the waterfall build on them.)
+//! session and crypto store in the data folder, readable by this user alone;
+//! and the room it asks in with the team's rule ([`room`]). While a host serves,
+//! [`keep`] runs the bridge: its [`answerer`] puts each question in the room as a
+//! message and polls ([`post`]), counts what comes back ([`tally`]) from the people
+//! whose identities hold ([`pins`]), and takes the question down when it is answered
+//! elsewhere.
 
 pub mod account;
+pub mod answerer;
 pub mod bridge;
+pub mod keep;
+pub mod pins;
+pub mod post;
 pub mod room;
+pub mod tally;
 
 use std::path::PathBuf;
 
@@ -35,6 +43,8 @@ pub enum MatrixError {
     AlreadySetUp(String),
     #[error("the bridge is not set up: `userq matrix init HOMESERVER_URL --user @NAME:SERVER --password-file FILE`")]
     NotSetUp,
+    #[error("{0} has no cross-signing identity yet: they set up their keys in Element first")]
+    NoIdentity(String),
     #[error("{0}")]
     Rule(room::RuleError),
     #[error("the bridge's files in {path}: {error}")]
@@ -57,6 +67,7 @@ impl MatrixError {
             Self::InUseElsewhere(user) => one("matrix-error-in-use", "user", user),
             Self::AlreadySetUp(user) => one("matrix-error-set-up", "user", user),
             Self::NotSetUp => text.tr("matrix-error-not-set-up"),
+            Self::NoIdentity(user) => one("matrix-error-no-identity", "user", user),
             Self::Rule(rule) => rule.words(text),
             Self::Files { path, error } => {
                 let path = path.display().to_string();

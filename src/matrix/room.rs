@@ -151,6 +151,8 @@ pub struct Member {
     /// `join`, `invite`.
     pub membership: String,
     pub approver: bool,
+    /// Whether their identity is as first seen (`userq matrix trust` after a change).
+    pub identity: super::pins::Standing,
 }
 
 /// The bridge's room, after a sync that brings it when this device has not seen it yet.
@@ -174,6 +176,7 @@ pub async fn members(client: &Client, rule: &Rule) -> Result<Vec<Member>, matrix
             user: m.user_id().to_string(),
             membership: m.membership().to_string(),
             approver: rule.approvers.iter().any(|a| a == m.user_id().as_str()),
+            identity: super::pins::Standing::NotSeen,
         })
         .collect())
 }

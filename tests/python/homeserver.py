@@ -1,12 +1,16 @@
 """A Matrix homeserver for the tests: a real Synapse (PyPI's matrix-synapse, in
 `.tools/synapse`) on a loopback port, federation off, its own SQLite database and
 keys in the test's folder; accounts made with its shared-secret registration. Used by
-tests/python/test_matrix.py."""
+tests/python/test_matrix.py and test_matrix_bridge.py, with a desk (`Desk`: `userq` with
+folders of its own) and phones (`Phone`: tests/python/phone.mjs)."""
 
 import hashlib
 import hmac
 import json
 import os
+import queue
+import shutil
+import threading
 import socket
 import subprocess
 import time
@@ -14,6 +18,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+USERQ = Path(os.environ.get("USERQ_BIN", ROOT / "target" / "debug" / "userq"))
+NODE = ROOT / ".tools" / "agents" / "node_modules" / ".bin" / "node"
+PHONE = ROOT / ".tools" / "phone"
 PYTHON = ROOT / ".tools" / "synapse" / "bin" / "python"
 SECRET = "user-questions-tests"
 # Lifted so a test's logins, rooms and messages are never throttled.
@@ -123,3 +130,116 @@ class Homeserver:
         request = urllib.request.Request(self.url + path, data, headers, method=method)
         with urllib.request.urlopen(request) as r:
             return json.load(r)
+
+
+class Desk:
+    """`userq matrix` with a data folder of its own."""
+
+    def __init__(self, folder):
+        self.data = folder / "data"
+        self.env = dict(os.environ, USERQ_DATA_DIR=str(self.data), USERQ_CONFIG_DIR=str(folder / "config"),
+                        USERQ_SOCKET=str(folder / "userq.sock"), USERQ_LANG="en")
+        self.folder = folder
+
+        self.socket = folder / "userq.sock"
+        self.server = None
+
+    def matrix(self, *args):
+        return subprocess.run([USERQ, "matrix", *args], env=self.env, capture_output=True, text=True, timeout=60)
+
+    def password_file(self, password):
+        path = self.folder / "password"
+        path.write_text(password + "\n")
+        return str(path)
+
+    def init(self, homeserver, user, password):
+        return self.matrix("init", homeserver.url, "--user", f"@{user}:{homeserver.server_name}",
+                           "--password-file", self.password_file(password))
+
+
+    def serve(self):
+        """`userq serve`, its log in `serve.log`; returns once the bridge asks in its room."""
+        self.log = self.folder / "serve.log"
+        self.server = subprocess.Popen([USERQ, "serve"], env=self.env, stderr=open(self.log, "a"))
+        deadline = time.time() + 60
+        while "matrix: asking in" not in self.log.read_text():
+            if self.server.poll() is not None or time.time() > deadline:
+                raise AssertionError("the bridge did not start: " + self.log.read_text()[-2000:])
+            time.sleep(0.1)
+        return self
+
+    def stop(self):
+        if self.server and self.server.poll() is None:
+            self.server.terminate()
+            self.server.wait(15)
+
+    def ask(self, *args):
+        return subprocess.Popen([USERQ, "ask", *args], env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def history(self):
+        out = subprocess.run([USERQ, "history", "--json"], env=self.env, capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, out.stderr
+        return [json.loads(line) for line in out.stdout.splitlines()]
+
+    def record(self, question):
+        """The history's record of the ask of `question`."""
+        return next(r for r in self.history() if r["request"]["questions"][0]["question"] == question)
+
+
+class Phone:
+    """A person's phone: tests/python/phone.mjs (matrix-js-sdk, Rust crypto, strict
+    mode) logged in as `user`; what it reads arrives in `heard`."""
+
+    def __init__(self, homeserver, user, password, unsigned=False):
+        shutil.copy(ROOT / "tests" / "python" / "phone.mjs", PHONE / "phone.mjs")
+        args = [NODE, PHONE / "phone.mjs", homeserver.url, user, password] + (["--unsigned"] if unsigned else [])
+        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        self.heard = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.device = self.wait(lambda m: m.get("ready"), "the phone to start", 90)["ready"]["device"]
+
+    def _read(self):
+        for line in self.process.stdout:
+            try:
+                self.heard.put(json.loads(line))
+            except ValueError:  # the SDK's own log lines
+                self.heard.put({"log": line.rstrip()})
+
+    def wait(self, check, what, timeout=60):
+        """The first thing heard (before or now) that `check` accepts."""
+        for m in self.seen:
+            if check(m):
+                return m
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                m = self.heard.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            self.seen.append(m)
+            if "error" in m and "of" in m:
+                raise AssertionError(f"the phone failed: {m}")
+            if check(m):
+                return m
+        raise AssertionError(f"timed out waiting for {what}; the phone heard: {self.seen[-10:]}")
+
+    def send(self, **command):
+        command.setdefault("tag", f"c{len(self.seen)}-{time.time()}")
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        return self.wait(lambda m: m.get("of") == command.get("tag") and "sent" in m, f"the phone to send {command}")
+
+    def poll(self, question):
+        return self.wait(lambda m: m.get("poll", {}).get("question") == question, f"the poll {question!r}")["poll"]
+
+    def close(self):
+        if self.process.poll() is None:
+            try:
+                self.process.stdin.write(json.dumps({"stop": True}) + "\n")
+                self.process.stdin.flush()
+                self.process.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()

@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import USERQ, free_port
-from homeserver import Homeserver
+from homeserver import Desk, Homeserver
 
 
 @pytest.fixture(scope="module")
@@ -23,28 +23,6 @@ def homeserver(tmp_path_factory):
     hs = Homeserver(tmp_path_factory.mktemp("synapse"))
     yield hs
     hs.stop()
-
-
-class Desk:
-    """`userq matrix` with a data folder of its own."""
-
-    def __init__(self, folder):
-        self.data = folder / "data"
-        self.env = dict(os.environ, USERQ_DATA_DIR=str(self.data), USERQ_CONFIG_DIR=str(folder / "config"),
-                        USERQ_SOCKET=str(folder / "userq.sock"), USERQ_LANG="en")
-        self.folder = folder
-
-    def matrix(self, *args):
-        return subprocess.run([USERQ, "matrix", *args], env=self.env, capture_output=True, text=True, timeout=60)
-
-    def password_file(self, password):
-        path = self.folder / "password"
-        path.write_text(password + "\n")
-        return str(path)
-
-    def init(self, homeserver, user, password):
-        return self.matrix("init", homeserver.url, "--user", f"@{user}:{homeserver.server_name}",
-                           "--password-file", self.password_file(password))
 
 
 def mode(path):

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use user_questions::matrix::account::{self, Place};
 use user_questions::matrix::bridge;
+use user_questions::matrix::pins::Standing;
 use user_questions::matrix::room;
 use user_questions::matrix::MatrixError;
 
@@ -53,6 +54,12 @@ enum MatrixCommand {
     Status {
         #[arg(long)]
         json: bool,
+    },
+    /// Trust a member's identity after it changed: their votes count again.
+    Trust {
+        /// The member: @NAME:SERVER.
+        #[arg(value_name = "@NAME:SERVER")]
+        user: String,
     },
     /// Log the bridge's device out and remove its keys.
     Leave,
@@ -140,7 +147,13 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                         for m in &r.members {
                             let id = if m.approver { "matrix-status-approver" } else { "matrix-status-member" };
                             let words = [("user", (&m.user).into()), ("membership", (&m.membership).into())];
-                            println!("  {}", tr().tr_args(id, &words));
+                            let identity = match m.identity {
+                                Standing::Trusted => "matrix-identity-trusted",
+                                Standing::Changed => "matrix-identity-changed",
+                                Standing::NotSeen => "matrix-identity-not-seen",
+                                Standing::None => "matrix-identity-none",
+                            };
+                            println!("  {}; {}", tr().tr_args(id, &words), tr().tr(identity));
                         }
                     }
                 }
@@ -149,6 +162,13 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                 } else {
                     ExitCode::FAILURE
                 }
+            }
+            Err(e) => failed(&e),
+        },
+        MatrixCommand::Trust { user } => match bridge::trust(&place, &user).await {
+            Ok(key) => {
+                println!("{}", tr().tr_args("matrix-trusted", &[("user", (&user).into()), ("key", (&key).into())]));
+                ExitCode::SUCCESS
             }
             Err(e) => failed(&e),
         },

@@ -1,0 +1,333 @@
+//! The bridge in the waterfall: each question goes to the room (once it has waited the
+//! rule's delay unanswered here), and the room's answer, counted by [`Tally`], is
+//! delivered as any answer from elsewhere is: the first answer anywhere wins. When the
+//! question ends some other way (answered at the desk, the asker gone), its polls are
+//! ended, saying where it was answered, and the question is redacted from the room, so
+//! a late vote counts for nothing. A vote is counted only from a device its owner
+//! cross-signed, from an identity as first seen (or trusted again with `userq matrix
+//! trust`), and, with a team, from an approver; any other is answered in the thread
+//! with why it does not count.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use matrix_sdk::deserialized_responses::EncryptionInfo;
+use matrix_sdk::deserialized_responses::{VerificationLevel, VerificationState};
+use matrix_sdk::ruma::events::poll::unstable_end::UnstablePollEndEventContent;
+use matrix_sdk::ruma::events::relation::Thread;
+use matrix_sdk::ruma::events::room::message::{Relation, RoomMessageEventContent};
+use matrix_sdk::ruma::events::MessageLikeEventContent;
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedUserId};
+use matrix_sdk::{Client, Room};
+use tokio::sync::mpsc;
+
+use super::pins::Pins;
+use super::post;
+use super::tally::{Tally, Team, Voter};
+use crate::history::decider::Decider;
+use crate::model::{Answer, ErrorCode, UserQuestionError};
+use crate::service::{Answerer, Ask, Next};
+
+/// How often a message that could not be sent is tried again.
+const RETRY: Duration = Duration::from_secs(2);
+
+/// What the room said about one of an ask's questions.
+#[derive(Debug)]
+pub enum Heard {
+    Vote { at: usize, voter: Voter, when: MilliSecondsSinceUnixEpoch, answers: Vec<String> },
+    Reply { at: usize, voter: Voter, text: String },
+}
+
+/// Where an event of the room goes: the ask it belongs to and its question.
+struct Route {
+    to: mpsc::UnboundedSender<Heard>,
+    at: usize,
+}
+
+/// What the answerer and the sync loop share.
+pub struct Bridge {
+    pub(super) client: Client,
+    pub(super) room_id: matrix_sdk::ruma::OwnedRoomId,
+    pub(super) team: Team,
+    pub(super) after: Option<Duration>,
+    pub(super) here: String,
+    pub(super) pins: Pins,
+    routes: Mutex<HashMap<OwnedEventId, Route>>,
+    stopping: Box<dyn Fn() -> bool + Send + Sync>,
+}
+
+/// Why a vote or reply is shown but not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotCounted {
+    NotEncrypted,
+    UnsignedDevice,
+    IdentityChanged,
+    NotApprover,
+}
+
+impl NotCounted {
+    fn words(self, user: &str) -> String {
+        match self {
+            Self::NotEncrypted => format!("{user}: not counted, it was not encrypted."),
+            Self::UnsignedDevice => {
+                format!("{user}: not counted, it came from a device its owner has not verified (cross-signed).")
+            }
+            Self::IdentityChanged => format!(
+                "{user}: not counted, their identity changed since it was first seen; on the desk's machine, \
+                 `userq matrix trust {user}` trusts it again."
+            ),
+            Self::NotApprover => format!("{user}: not counted, they are not one of the approvers."),
+        }
+    }
+}
+
+impl Bridge {
+    pub(super) fn new(
+        client: Client,
+        rule: &super::room::Rule,
+        pins: Pins,
+        stopping: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Result<Self, String> {
+        let room_id = matrix_sdk::ruma::RoomId::parse(&rule.room).map_err(|e| e.to_string())?;
+        Ok(Self {
+            client,
+            room_id,
+            team: Team { approvers: rule.approvers.clone(), quorum: rule.quorum },
+            after: rule.after,
+            here: crate::paths::host_name(),
+            pins,
+            routes: Mutex::new(HashMap::new()),
+            stopping: Box::new(stopping),
+        })
+    }
+
+    fn room(&self) -> Option<Room> {
+        self.client.get_room(&self.room_id)
+    }
+
+    /// Who sent an event, when it counts.
+    async fn standing(&self, sender: &OwnedUserId, encryption: Option<&EncryptionInfo>) -> Result<Voter, NotCounted> {
+        let info = encryption.ok_or(NotCounted::NotEncrypted)?;
+        match &info.verification_state {
+            VerificationState::Verified | VerificationState::Unverified(VerificationLevel::UnverifiedIdentity) => {}
+            VerificationState::Unverified(VerificationLevel::VerificationViolation) => {
+                return Err(NotCounted::IdentityChanged)
+            }
+            VerificationState::Unverified(_) => return Err(NotCounted::UnsignedDevice),
+        }
+        if !self.pins.holds(&self.client, sender).await {
+            return Err(NotCounted::IdentityChanged);
+        }
+        let device = info.sender_device.as_ref().map(ToString::to_string).unwrap_or_default();
+        Ok(Voter { user: sender.clone(), device })
+    }
+
+    /// A vote heard in the room, for the poll `start`.
+    pub(super) async fn heard_vote(
+        &self,
+        start: &OwnedEventId,
+        sender: &OwnedUserId,
+        encryption: Option<&EncryptionInfo>,
+        when: MilliSecondsSinceUnixEpoch,
+        answers: Vec<String>,
+    ) {
+        if Some(sender.as_ref()) == self.client.user_id() || !self.routes.lock().unwrap().contains_key(start) {
+            return;
+        }
+        match self.counted(sender, encryption).await {
+            Ok(voter) => self.route(start, |at| Heard::Vote { at, voter, when, answers }),
+            Err(why) => self.explain(start, sender, why).await,
+        }
+    }
+
+    /// A reply heard in the thread of `root`.
+    pub(super) async fn heard_reply(
+        &self,
+        root: &OwnedEventId,
+        sender: &OwnedUserId,
+        encryption: Option<&EncryptionInfo>,
+        text: String,
+    ) {
+        if Some(sender.as_ref()) == self.client.user_id() || !self.routes.lock().unwrap().contains_key(root) {
+            return;
+        }
+        match self.counted(sender, encryption).await {
+            Ok(voter) => self.route(root, |at| Heard::Reply { at, voter, text }),
+            Err(why) => self.explain(root, sender, why).await,
+        }
+    }
+
+    async fn counted(&self, sender: &OwnedUserId, encryption: Option<&EncryptionInfo>) -> Result<Voter, NotCounted> {
+        let voter = self.standing(sender, encryption).await?;
+        let approver = self.team.approvers.is_empty() || self.team.approvers.iter().any(|a| a == sender.as_str());
+        if approver {
+            Ok(voter)
+        } else {
+            Err(NotCounted::NotApprover)
+        }
+    }
+
+    fn route(&self, event: &OwnedEventId, heard: impl FnOnce(usize) -> Heard) {
+        if let Some(route) = self.routes.lock().unwrap().get(event) {
+            let _ = route.to.send(heard(route.at));
+        }
+    }
+
+    /// Shown, not counted: says why in the thread.
+    async fn explain(&self, root: &OwnedEventId, sender: &OwnedUserId, why: NotCounted) {
+        let Some(room) = self.room() else { return };
+        let mut notice = RoomMessageEventContent::notice_plain(why.words(sender.as_str()));
+        notice.relates_to = Some(Relation::Thread(Thread::plain(root.clone(), root.clone())));
+        if let Err(e) = room.send(notice).await {
+            tracing::warn!("matrix: could not say why a vote does not count: {e}");
+        }
+    }
+
+    /// Sends `content` to the room, again and again until it is sent (the homeserver
+    /// may be down, or the room not synced yet); for as long as the ask is pending.
+    async fn send<C: MessageLikeEventContent>(&self, content: impl Fn() -> C) -> OwnedEventId {
+        let mut told = false;
+        loop {
+            if let Some(room) = self.room() {
+                match room.send(content()).await {
+                    Ok(sent) => return sent.response.event_id,
+                    Err(e) if !told => {
+                        tracing::warn!("matrix: a question waits to reach the room: {e}");
+                        told = true;
+                    }
+                    Err(_) => {}
+                }
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    }
+
+    /// Puts the ask in the room and counts what comes back until it is decided; then
+    /// delivers it. Never returns otherwise: the ask's other ending stops it.
+    async fn follow(&self, ask: &Ask, posted: &Mutex<Vec<OwnedEventId>>) {
+        if let Some(after) = self.after {
+            tokio::time::sleep(after).await;
+        }
+        let request = ask.request();
+        let (to, mut heard) = mpsc::unbounded_channel();
+        let header = self.send(|| post::message(request, &self.here)).await;
+        posted.lock().unwrap().push(header.clone());
+        let first_open = request.questions.iter().position(|q| post::poll(q).is_none()).unwrap_or(0);
+        self.routes.lock().unwrap().insert(header, Route { to: to.clone(), at: first_open });
+        for (at, question) in request.questions.iter().enumerate() {
+            let Some(poll) = post::poll(question) else { continue };
+            let id = self.send(|| poll.clone()).await;
+            posted.lock().unwrap().push(id.clone());
+            self.routes.lock().unwrap().insert(id, Route { to: to.clone(), at });
+        }
+        let mut tally = Tally::new(request, self.team.clone());
+        loop {
+            let wake = tally.next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+            tokio::select! {
+                heard = heard.recv() => match heard {
+                    Some(Heard::Vote { at, voter, when, answers }) => tally.vote(at, voter, when, answers),
+                    Some(Heard::Reply { at, voter, text }) => tally.reply(at, voter, text),
+                    None => return std::future::pending().await,
+                },
+                () = tokio::time::sleep_until(wake.into()) => tally.tick(Instant::now()),
+            }
+            if let Some((answer, by)) = tally.answer() {
+                if self.deliver(ask, answer, &by) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn deliver(&self, ask: &Ask, answer: Answer, by: &[Voter]) -> bool {
+        let who = Decider::Matrix(by.iter().map(|v| format!("{}/{}", v.user, v.device)).collect());
+        match ask.answer(answer) {
+            Ok(()) => {
+                ask.note_answered_by(&who.to_string());
+                true
+            }
+            Err(e) => {
+                tracing::warn!("matrix: the room's answer did not fit the question: {}", e.message());
+                // Not delivered: only an answer from elsewhere ends it now.
+                e.code() != ErrorCode::BadAnswer.as_str()
+            }
+        }
+    }
+
+    /// After the ask ended: its polls ended with where it was answered; redacted
+    /// unless the room answered it.
+    async fn withdraw(&self, posted: Vec<OwnedEventId>, ours: bool, how: String) {
+        {
+            let mut routes = self.routes.lock().unwrap();
+            for id in &posted {
+                routes.remove(id);
+            }
+        }
+        let Some(room) = self.room() else { return };
+        for poll in posted.iter().skip(1) {
+            if let Err(e) = room.send(UnstablePollEndEventContent::new(how.clone(), poll.clone())).await {
+                tracing::warn!("matrix: could not end a poll: {e}");
+            }
+        }
+        if !ours {
+            for id in posted.iter().rev() {
+                if let Err(e) = room.redact(id, None, None).await {
+                    tracing::warn!("matrix: could not take a question down: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// The bridge as the waterfall holds it.
+pub struct Answering(pub Arc<Bridge>);
+
+#[async_trait]
+impl Answerer for Answering {
+    async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
+        let bridge = &self.0;
+        let posted = Mutex::new(Vec::new());
+        let follow = bridge.follow(ask, &posted);
+        let rest = async {
+            match next.run().await {
+                // Nobody here: the room holds the ask.
+                Err(e) if e.code() == ErrorCode::NoProvider.as_str() => {
+                    ask.claim();
+                    tokio::select! {
+                        () = ask.delivered() => ask.delivery(),
+                        () = ask.withdrawn() => Err(ask.withdrawal().expect("withdrawn with a reason")),
+                    }
+                }
+                outcome => outcome,
+            }
+        };
+        tokio::pin!(follow, rest);
+        let outcome = tokio::select! {
+            outcome = &mut rest => outcome,
+            () = &mut follow => rest.await,
+        };
+        let posted = std::mem::take(&mut *posted.lock().unwrap());
+        if posted.is_empty() || (bridge.stopping)() {
+            // Not in the room yet; or the server stops, and its asker may ask again.
+            return outcome;
+        }
+        let by = ask.answered_by().map(|n| Decider::parse(&n));
+        let ours = matches!(by, Some(Decider::Matrix(_)));
+        let how = ending(&outcome, by.as_ref());
+        let bridge = bridge.clone();
+        tokio::spawn(async move { bridge.withdraw(posted, ours, how).await });
+        outcome
+    }
+}
+
+/// What a poll's end says: who answered, where, or why the question went.
+fn ending(outcome: &Result<Answer, UserQuestionError>, by: Option<&Decider>) -> String {
+    let en = user_questions_i18n::Text::for_tag("en");
+    match (outcome, by) {
+        (Err(e), _) if e.code() == ErrorCode::AskAborted.as_str() => "Withdrawn: the agent stopped asking.".into(),
+        (_, Some(who)) => format!("Answered by {}.", who.words(&en)),
+        (_, None) => "Answered elsewhere.".into(),
+    }
+}

@@ -1,0 +1,362 @@
+//! Counting what the room says about one ask: votes in each question's poll and
+//! replies in its thread, from the people who count, into the answer the asker gets and
+//! who gave it. Nothing here talks to the homeserver; [`super::answerer`] feeds it what
+//! sync brings, checked first for who sent it.
+//!
+//! How a vote and a thread reply combine:
+//! - A vote answers its question at once, except a vote that says no (Deny, Revise,
+//!   Request changes, Decline): that waits up to [`REASON_WAIT`] for its voter's reply
+//!   in the thread, which becomes the reason the agent reads, unless the voter wrote
+//!   one before voting.
+//! - A reply written before the voter's own vote is that vote's note (an approval with
+//!   notes; the reason of a no).
+//! - A reply alone answers a question without a decision to make (no permission, plan
+//!   or change under review) as its typed ("Other") answer. For a decision, a tap in the
+//!   poll is always needed: a reply alone is held as a note for the writer's vote.
+//!
+//! Teams: with approvers named, only their votes count. A decision (a permission, a
+//! plan, a change under review) is approved once `quorum` approvers voted the same
+//! approving option, and refused at once by one approver's no (fail safe); each vote is
+//! its voter's latest (ruma's `compile_unstable_poll_results`). Any other question is
+//! answered by the first approver.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use matrix_sdk::ruma::events::poll::compile_unstable_poll_results;
+use matrix_sdk::ruma::events::poll::unstable_start::UnstablePollStartContentBlock;
+use matrix_sdk::ruma::events::poll::PollResponseData;
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId};
+
+use super::post;
+use crate::model::labels::{
+    APPROVE_EDITS, CODE_REVIEW, DECLINE, DENY, PERMISSION, PLAN_REVIEW, REQUEST_CHANGES, REVISE,
+};
+use crate::model::{Answer, AnswerItem, Question, Request};
+use crate::review::plan;
+
+/// How long a no waits for its reason.
+pub const REASON_WAIT: Duration = Duration::from_secs(60);
+
+/// Who voted or wrote: the user and the device it came from.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Voter {
+    pub user: OwnedUserId,
+    pub device: String,
+}
+
+/// The team's rule, as [`super::room::Rule`] keeps it.
+#[derive(Debug, Clone, Default)]
+pub struct Team {
+    pub approvers: Vec<String>,
+    pub quorum: usize,
+}
+
+impl Team {
+    fn counts(&self, user: &OwnedUserId) -> bool {
+        self.approvers.is_empty() || self.approvers.iter().any(|a| a == user.as_str())
+    }
+}
+
+/// A question's answer and who gave it.
+#[derive(Debug, Clone)]
+struct Decided {
+    item: AnswerItem,
+    by: Vec<Voter>,
+}
+
+/// One question's votes and notes.
+struct Count {
+    poll: Option<UnstablePollStartContentBlock>,
+    /// Every counted vote, in the order heard.
+    votes: Vec<(Voter, MilliSecondsSinceUnixEpoch, Vec<String>)>,
+    /// Each person's latest reply not yet used.
+    notes: HashMap<OwnedUserId, String>,
+    /// A no waiting for its reason.
+    waiting: Option<(Voter, String, Instant)>,
+    decided: Option<Decided>,
+}
+
+/// The room's say on one ask.
+pub struct Tally {
+    questions: Vec<Question>,
+    counts: Vec<Count>,
+    team: Team,
+}
+
+/// Whether `question` is a decision: a permission, or a plan or change under review.
+fn is_decision(question: &Question) -> bool {
+    question.intent.as_ref().is_some_and(|i| [PERMISSION, PLAN_REVIEW, CODE_REVIEW].contains(&i.kind.as_str()))
+}
+
+/// Whether `label` says no.
+fn says_no(label: &str) -> bool {
+    [DENY, REVISE, REQUEST_CHANGES, DECLINE].contains(&label)
+}
+
+impl Tally {
+    pub fn new(request: &Request, team: Team) -> Self {
+        let counts = request
+            .questions
+            .iter()
+            .map(|q| Count {
+                poll: post::poll(q).map(|p| p.poll_start),
+                votes: Vec::new(),
+                notes: HashMap::new(),
+                waiting: None,
+                decided: None,
+            })
+            .collect();
+        Self { questions: request.questions.clone(), counts, team }
+    }
+
+    /// Whether `user`'s votes count here (an approver, or anyone when none are named).
+    pub fn counts(&self, user: &OwnedUserId) -> bool {
+        self.team.counts(user)
+    }
+
+    /// A counted vote on question `at`'s poll.
+    pub fn vote(&mut self, at: usize, voter: Voter, at_time: MilliSecondsSinceUnixEpoch, answers: Vec<String>) {
+        let Some(count) = self.counts.get_mut(at) else { return };
+        if count.decided.is_some() {
+            return;
+        }
+        count.votes.push((voter.clone(), at_time, answers));
+        self.settle(at, Instant::now());
+    }
+
+    /// A counted reply in question `at`'s thread.
+    pub fn reply(&mut self, at: usize, voter: Voter, text: String) {
+        let question = &self.questions[at];
+        let Some(count) = self.counts.get_mut(at) else { return };
+        if count.decided.is_some() || text.trim().is_empty() {
+            return;
+        }
+        if let Some((waiting, label, _)) = count.waiting.take_if(|(v, _, _)| v.user == voter.user) {
+            let item = item(question, &label, Some(&text));
+            count.decided = Some(Decided { item, by: vec![waiting] });
+        } else if !is_decision(question) && count.votes.iter().all(|(v, _, _)| v.user != voter.user) {
+            count.decided = Some(Decided { item: AnswerItem::custom(question.id.clone(), text), by: vec![voter] });
+        } else {
+            count.notes.insert(voter.user.clone(), text);
+        }
+    }
+
+    /// Lets a no that waited long enough for its reason go without one.
+    pub fn tick(&mut self, now: Instant) {
+        for at in 0..self.counts.len() {
+            self.settle(at, now);
+        }
+    }
+
+    /// When a waiting no gives up waiting for its reason.
+    pub fn next_tick(&self) -> Option<Instant> {
+        self.counts.iter().filter_map(|c| c.waiting.as_ref().map(|(_, _, since)| *since + REASON_WAIT)).min()
+    }
+
+    /// The answer, once every question is decided, and everyone who decided.
+    pub fn answer(&self) -> Option<(Answer, Vec<Voter>)> {
+        let mut items = Vec::new();
+        let mut by: Vec<Voter> = Vec::new();
+        for count in &self.counts {
+            let decided = count.decided.as_ref()?;
+            items.push(decided.item.clone());
+            for voter in &decided.by {
+                if !by.contains(voter) {
+                    by.push(voter.clone());
+                }
+            }
+        }
+        Some((Answer::new(items), by))
+    }
+
+    /// Question `at` as the votes stand: decided, waiting for a reason, or still open.
+    fn settle(&mut self, at: usize, now: Instant) {
+        let question = &self.questions[at];
+        let count = &mut self.counts[at];
+        if count.decided.is_some() {
+            return;
+        }
+        if let Some((voter, label, since)) = count.waiting.take() {
+            if now < since + REASON_WAIT {
+                count.waiting = Some((voter, label, since));
+            } else {
+                count.decided = Some(Decided { item: item(question, &label, None), by: vec![voter] });
+            }
+            return;
+        }
+        let Some(poll) = count.poll.as_ref() else { return };
+        let responses = count.votes.iter().map(|(v, ts, answers)| PollResponseData {
+            sender: &v.user,
+            origin_server_ts: *ts,
+            selections: answers,
+        });
+        let results = compile_unstable_poll_results(poll, responses, None);
+        let latest_device = |user: &matrix_sdk::ruma::UserId| {
+            let (voter, _, _) = count.votes.iter().rev().find(|(v, _, _)| v.user == user).expect("a voter voted");
+            voter.clone()
+        };
+        let team = is_decision(question) && self.team.quorum > 1;
+        // A no from anyone who counts ends it, as does the first answer of a question
+        // that needs no team; else the first approving option with enough votes.
+        let no = results.iter().find_map(|(id, users)| {
+            let label = post::option_of(question, id)?;
+            (is_decision(question) && says_no(label)).then(|| users.iter().next().map(|u| (label, u.to_owned())))?
+        });
+        let (labels, by): (Vec<String>, Vec<Voter>) = if let Some((label, user)) = no {
+            let voter = latest_device(user);
+            if let Some(note) = count.notes.remove(&voter.user) {
+                count.decided = Some(Decided { item: item(question, label, Some(&note)), by: vec![voter] });
+            } else {
+                count.waiting = Some((voter, label.to_owned(), now));
+            }
+            return;
+        } else if team {
+            let Some((id, users)) = results.iter().find(|(_, users)| users.len() >= self.team.quorum) else { return };
+            let voters: Vec<Voter> = users.iter().map(|u| latest_device(u)).collect();
+            (post::option_of(question, id).into_iter().map(str::to_owned).collect(), voters)
+        } else {
+            let Some((voter, _, answers)) = count.votes.last() else { return };
+            let labels: Vec<String> =
+                answers.iter().filter_map(|id| post::option_of(question, id)).map(str::to_owned).collect();
+            if labels.is_empty() || labels.len() != answers.len() || (!question.multi_select && labels.len() > 1) {
+                return;
+            }
+            (labels, vec![voter.clone()])
+        };
+        let notes: Vec<String> = by.iter().filter_map(|v| count.notes.remove(&v.user)).collect();
+        let note = (!notes.is_empty()).then(|| notes.join("\n\n"));
+        let item = match labels.as_slice() {
+            [label] => item(question, label, note.as_deref()),
+            labels => {
+                let mut item =
+                    AnswerItem::selected(question.id.clone(), &labels.iter().map(String::as_str).collect::<Vec<_>>());
+                item.custom = note.filter(|_| question.multi_select);
+                item
+            }
+        };
+        count.decided = Some(Decided { item, by });
+    }
+}
+
+/// The answer item of one option chosen, with the voter's note: a plan's approval
+/// with notes or revision in the review's own words, a no's reason as the text the
+/// agent reads, an approval's note dropped where the agent has no place for it.
+fn item(question: &Question, label: &str, note: Option<&str>) -> AnswerItem {
+    let id = question.id.clone();
+    let plan = question.intent.as_ref().is_some_and(|i| i.kind == PLAN_REVIEW);
+    match note {
+        Some(note) if plan => {
+            let approve = (!says_no(label)).then_some(if label == APPROVE_EDITS { APPROVE_EDITS } else { label });
+            match plan::feedback(approve, &[], note) {
+                Some(text) => AnswerItem::custom(id, text),
+                None => AnswerItem::selected(id, &[label]),
+            }
+        }
+        Some(note) if says_no(label) || question.multi_select => {
+            let mut item = AnswerItem::selected(id, &[label]);
+            item.custom = Some(note.to_owned());
+            item
+        }
+        _ => AnswerItem::selected(id, &[label]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::labels::{ALLOW, APPROVE};
+    use crate::model::Intent;
+
+    fn decision(kind: &str, approve: &str, options: &[&str]) -> Request {
+        let mut q = Question::new("q", "May I?");
+        for o in options {
+            q = q.option(*o, None);
+        }
+        q.intent = Some(Intent { kind: kind.into(), approve: approve.into(), extra: Default::default() });
+        Request { questions: vec![q], agent: None, context: None }
+    }
+
+    fn voter(name: &str) -> Voter {
+        Voter { user: format!("@{name}:hs").try_into().unwrap(), device: format!("{name}-PHONE") }
+    }
+
+    fn at(ms: u64) -> MilliSecondsSinceUnixEpoch {
+        MilliSecondsSinceUnixEpoch(ms.try_into().unwrap())
+    }
+
+    fn team(quorum: usize) -> Team {
+        Team { approvers: vec!["@alice:hs".into(), "@bob:hs".into(), "@carol:hs".into()], quorum }
+    }
+
+    fn users(by: &[Voter]) -> Vec<&str> {
+        by.iter().map(|v| v.user.as_str()).collect()
+    }
+
+    #[test]
+    fn two_of_three_approve_and_a_later_no_changes_nothing() {
+        let request = decision(PLAN_REVIEW, APPROVE, &[APPROVE, REVISE]);
+        let mut tally = Tally::new(&request, team(2));
+        tally.vote(0, voter("alice"), at(1), vec!["o1".into()]);
+        assert!(tally.answer().is_none(), "one approval of two");
+        tally.vote(0, voter("bob"), at(2), vec!["o1".into()]);
+        let (answer, by) = tally.answer().unwrap();
+        assert_eq!(answer.answers[0].selected, vec![APPROVE]);
+        assert_eq!(users(&by), ["@alice:hs", "@bob:hs"]);
+        tally.vote(0, voter("carol"), at(3), vec!["o2".into()]);
+        assert_eq!(users(&tally.answer().unwrap().1), ["@alice:hs", "@bob:hs"]);
+    }
+
+    #[test]
+    fn one_no_ends_a_team_question_with_the_reason_that_follows_it() {
+        let request = decision(PERMISSION, ALLOW, &[ALLOW, DENY]);
+        let mut tally = Tally::new(&request, team(2));
+        tally.vote(0, voter("alice"), at(1), vec!["o1".into()]);
+        tally.vote(0, voter("carol"), at(2), vec!["o2".into()]);
+        assert!(tally.answer().is_none(), "the no waits for its reason");
+        assert!(tally.next_tick().is_some());
+        tally.reply(0, voter("bob"), "not bob's to give".into());
+        tally.reply(0, voter("carol"), "Not on a Friday.".into());
+        let (answer, by) = tally.answer().unwrap();
+        let fitted = answer.fit(&request.questions).unwrap();
+        assert_eq!(fitted.answers[0].custom.as_deref(), Some("Not on a Friday."));
+        assert_eq!(users(&by), ["@carol:hs"]);
+    }
+
+    #[test]
+    fn a_no_without_a_reason_goes_once_the_wait_is_over() {
+        let request = decision(PLAN_REVIEW, APPROVE, &[APPROVE, REVISE]);
+        let mut tally = Tally::new(&request, Team::default());
+        tally.vote(0, voter("alice"), at(1), vec!["o2".into()]);
+        tally.tick(Instant::now() + REASON_WAIT / 2);
+        assert!(tally.answer().is_none());
+        tally.tick(Instant::now() + REASON_WAIT * 2);
+        assert_eq!(tally.answer().unwrap().0.answers[0].selected, vec![REVISE]);
+    }
+
+    #[test]
+    fn a_note_written_before_an_approval_goes_with_it() {
+        let request = decision(PLAN_REVIEW, APPROVE, &[APPROVE, REVISE]);
+        let mut tally = Tally::new(&request, Team::default());
+        tally.reply(0, voter("alice"), "Mind the TTL.".into());
+        assert!(tally.answer().is_none(), "a decision needs a vote");
+        tally.vote(0, voter("alice"), at(1), vec!["o1".into()]);
+        let (answer, _) = tally.answer().unwrap();
+        let text = answer.answers[0].custom.as_deref().unwrap();
+        assert_eq!(plan::verdict(&answer, None), plan::Verdict::Approved { label: APPROVE, notes: Some(text.into()) });
+        assert!(text.ends_with("Mind the TTL."), "{text}");
+    }
+
+    #[test]
+    fn a_reply_alone_answers_a_plain_question_and_a_spoiled_vote_nothing() {
+        let q = Question::new("q", "Which one?").option("A", None).option("B", None);
+        let request = Request { questions: vec![q], agent: None, context: None };
+        let mut tally = Tally::new(&request, Team::default());
+        tally.vote(0, voter("alice"), at(1), vec!["o9".into()]);
+        tally.vote(0, voter("alice"), at(2), vec!["o1".into(), "o2".into()]);
+        assert!(tally.answer().is_none(), "no such option; two on a single choice");
+        tally.reply(0, voter("bob"), "Neither: C.".into());
+        let (answer, by) = tally.answer().unwrap();
+        assert_eq!((answer.answers[0].custom.as_deref(), users(&by)), (Some("Neither: C."), vec!["@bob:hs"]));
+    }
+}
