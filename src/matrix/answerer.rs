@@ -161,8 +161,7 @@ impl Bridge {
 
     async fn counted(&self, sender: &OwnedUserId, encryption: Option<&EncryptionInfo>) -> Result<Voter, NotCounted> {
         let voter = self.standing(sender, encryption).await?;
-        let approver = self.team.approvers.is_empty() || self.team.approvers.iter().any(|a| a == sender.as_str());
-        if approver {
+        if self.team.counts(sender.as_str()) {
             Ok(voter)
         } else {
             Err(NotCounted::NotApprover)

@@ -53,8 +53,9 @@ pub struct Team {
 }
 
 impl Team {
-    fn counts(&self, user: &OwnedUserId) -> bool {
-        self.approvers.is_empty() || self.approvers.iter().any(|a| a == user.as_str())
+    /// Whether `user`'s votes count (an approver, or anyone when none are named).
+    pub fn counts(&self, user: &str) -> bool {
+        self.approvers.is_empty() || self.approvers.iter().any(|a| a == user)
     }
 }
 
@@ -108,11 +109,6 @@ impl Tally {
             })
             .collect();
         Self { questions: request.questions.clone(), counts, team }
-    }
-
-    /// Whether `user`'s votes count here (an approver, or anyone when none are named).
-    pub fn counts(&self, user: &OwnedUserId) -> bool {
-        self.team.counts(user)
     }
 
     /// A counted vote on question `at`'s poll.
@@ -224,7 +220,11 @@ impl Tally {
             }
             (labels, vec![voter.clone()])
         };
-        let notes: Vec<String> = by.iter().filter_map(|v| count.notes.remove(&v.user)).collect();
+        let mut notes: Vec<String> = by.iter().filter_map(|v| count.notes.remove(&v.user)).collect();
+        if team {
+            let names: Vec<&str> = by.iter().map(|v| v.user.as_str()).collect();
+            notes.push(format!("Approved by {}.", names.join(", ")));
+        }
         let note = (!notes.is_empty()).then(|| notes.join("\n\n"));
         let item = match labels.as_slice() {
             [label] => item(question, label, note.as_deref()),
@@ -301,7 +301,12 @@ mod tests {
         assert!(tally.answer().is_none(), "one approval of two");
         tally.vote(0, voter("bob"), at(2), vec!["o1".into()]);
         let (answer, by) = tally.answer().unwrap();
-        assert_eq!(answer.answers[0].selected, vec![APPROVE]);
+        match plan::verdict(&answer, None) {
+            plan::Verdict::Approved { label: APPROVE, notes: Some(n) } => {
+                assert!(n.ends_with("Approved by @alice:hs, @bob:hs."), "the agent is told who: {n}")
+            }
+            other => panic!("{other:?}"),
+        }
         assert_eq!(users(&by), ["@alice:hs", "@bob:hs"]);
         tally.vote(0, voter("carol"), at(3), vec!["o2".into()]);
         assert_eq!(users(&tally.answer().unwrap().1), ["@alice:hs", "@bob:hs"]);

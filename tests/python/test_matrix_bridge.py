@@ -135,3 +135,71 @@ def test_a_plan_is_approved_on_the_phone_and_a_question_answered_at_the_desk_lea
         desk.stop()
         alice.close()
         gateway.close()
+
+
+def notice_about(phone, user, why):
+    """The bridge's word in a thread that `user`'s vote does not count, and why."""
+    return phone.wait(lambda m: (m.get("message") or {}).get("msgtype") == "m.notice"
+                      and m["message"]["body"].startswith(f"{user}: not counted, {why}"), f"why {user} does not count")
+
+
+def test_two_of_three_approve_one_no_refuses_and_others_count_for_nothing(homeserver, tmp_path):
+    homeserver.register("team-bridge", "pw-bridge")
+    for name in ["ann", "ben", "cat", "dan"]:
+        homeserver.register(name, "pw-" + name)
+    ann, ben, cat, dan = (Phone(homeserver, n, "pw-" + n) for n in ["ann", "ben", "cat", "dan"])
+    stray = None
+    desk = Desk(tmp_path)
+    try:
+        # Ben's second device, which Ben never signed (an older client, not in strict mode).
+        stray = Phone(homeserver, "ben", "pw-ben", unsigned=True)
+        assert desk.init(homeserver, "team-bridge", "pw-bridge").returncode == 0
+        made = desk.matrix("room", *[a for n in ["ann", "ben", "cat", "dan"] for a in ["--invite", f"@{n}:localhost"]],
+                           "--approvers", "@ann:localhost,@ben:localhost,@cat:localhost", "--quorum", "2")
+        assert made.returncode == 0, made.stderr
+        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
+        for phone in [ann, ben, cat, dan, stray]:
+            phone.wait(lambda m: m.get("joined") == room or m.get("log", "").startswith("never"), "joining", 60)
+        desk.serve()
+
+        # Two approvers approve; a member who is not one, and a device its owner never
+        # signed, are shown why they do not count; a no after the quorum changes nothing.
+        plan = tmp_path / "deploy.md"
+        plan.write_text("# Deploy 4.2 to production\n\nMigrate the orders table first.\n")
+        asked = desk.ask("--plan", str(plan))
+        poll = ann.poll("Approve this plan?")
+        labels = {a["text"]: a["id"] for a in poll["answers"]}
+        dan.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+        notice_about(ann, "@dan:localhost", "they are not one of the approvers")
+        stray.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+        notice_about(ann, "@ben:localhost", "it came from a device its owner has not verified")
+        ann.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+        assert asked.poll() is None, "one approval of two decides nothing"
+        ben.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+        out, err = asked.communicate(timeout=60)
+        assert asked.returncode == 0, err
+        text = json.loads(out)["answers"][0]["custom"]
+        assert text.startswith("Plan approved") and text.endswith("Approved by @ann:localhost, @ben:localhost."), text
+        cat.send(room=room, vote=poll["id"], answers=[labels["Revise"]])
+        ann.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")
+        record = desk.record("Approve this plan?")
+        assert record["answeredBy"] == f"matrix:@ann:localhost/{ann.device},@ben:localhost/{ben.device}", record
+
+        # One approver's no ends the next one at once, with the reason that follows it.
+        plan.write_text("# Deploy 4.3 to production\n\nNo migration.\n")
+        asked = desk.ask("--plan", str(plan), "Ship 4.3?")
+        poll = ann.poll("Ship 4.3?")
+        labels = {a["text"]: a["id"] for a in poll["answers"]}
+        message = cat.wait(lambda m: "Deploy 4.3" in (m.get("message") or {}).get("body", ""), "the message")
+        ann.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+        cat.send(room=room, vote=poll["id"], answers=[labels["Revise"]])
+        cat.send(room=room, reply=message["message"]["id"], text="Not during the sale: Monday.")
+        out, err = asked.communicate(timeout=60)
+        text = json.loads(out)["answers"][0]["custom"]
+        assert text.startswith("Plan not approved: revise it.") and text.endswith("Not during the sale: Monday."), text
+        record = desk.record("Ship 4.3?")
+        assert record["answeredBy"] == f"matrix:@cat:localhost/{cat.device}", record
+    finally:
+        desk.stop()
+        for phone in [ann, ben, cat, dan] + ([stray] if stray else []):
+            phone.close()
