@@ -29,25 +29,33 @@ pub enum Standing {
     None,
 }
 
-/// The pinned keys, by user id.
+/// The pinned keys, read from their file at each look: `userq matrix trust` writes it
+/// while a server runs the bridge.
 pub struct Pins {
     file: PathBuf,
-    keys: Mutex<BTreeMap<String, String>>,
+    /// Held while the file is read and written again.
+    writing: Mutex<()>,
 }
 
+type Keys = BTreeMap<String, String>;
+
 impl Pins {
+    /// The pins of `place`; a file that does not read is an error naming it.
     pub fn load(place: &Place) -> Result<Self, MatrixError> {
-        let file = place.dir().join("identities.json");
-        let keys = match std::fs::read(&file) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| place.files_error(format!("identities.json does not read: {e}")))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
-            Err(e) => return Err(place.files_error(e)),
-        };
-        Ok(Self { file, keys: Mutex::new(keys) })
+        let pins = Self { file: place.dir().join("identities.json"), writing: Mutex::new(()) };
+        pins.keys().map_err(|e| place.files_error(e))?;
+        Ok(pins)
     }
 
-    fn save(&self, keys: &BTreeMap<String, String>) -> std::io::Result<()> {
+    fn keys(&self) -> Result<Keys, String> {
+        match std::fs::read(&self.file) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("identities.json does not read: {e}")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Keys::new()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn save(&self, keys: &Keys) -> std::io::Result<()> {
         let bytes = serde_json::to_vec_pretty(keys).expect("keys serialize");
         paths::write(&self.file, &bytes, paths::Access::Private)
     }
@@ -61,7 +69,7 @@ impl Pins {
     /// How `user` stands now, without pinning anything.
     pub async fn standing(&self, client: &Client, user: &UserId) -> Standing {
         let Some(key) = Self::current(client, user).await else { return Standing::None };
-        match self.keys.lock().unwrap().get(user.as_str()) {
+        match self.keys().unwrap_or_default().get(user.as_str()) {
             None => Standing::NotSeen,
             Some(pinned) if *pinned == key => Standing::Trusted,
             Some(_) => Standing::Changed,
@@ -71,7 +79,8 @@ impl Pins {
     /// Whether `user`'s identity is as pinned; one not seen before is pinned now.
     pub async fn holds(&self, client: &Client, user: &UserId) -> bool {
         let Some(key) = Self::current(client, user).await else { return false };
-        let mut keys = self.keys.lock().unwrap();
+        let _writing = self.writing.lock().unwrap();
+        let Ok(mut keys) = self.keys() else { return false };
         match keys.get(user.as_str()) {
             Some(pinned) => *pinned == key,
             None => {
@@ -89,7 +98,8 @@ impl Pins {
     pub async fn trust(&self, client: &Client, user: &UserId) -> Result<Option<String>, matrix_sdk::Error> {
         client.encryption().request_user_identity(user).await?;
         let Some(key) = Self::current(client, user).await else { return Ok(None) };
-        let mut keys = self.keys.lock().unwrap();
+        let _writing = self.writing.lock().unwrap();
+        let mut keys = self.keys().map_err(|e| matrix_sdk::Error::UnknownError(e.into()))?;
         keys.insert(user.to_string(), key.clone());
         self.save(&keys).map_err(|e| matrix_sdk::Error::UnknownError(Box::new(e)))?;
         Ok(Some(key))

@@ -191,9 +191,10 @@ class Phone:
     """A person's phone: tests/python/phone.mjs (matrix-js-sdk, Rust crypto, strict
     mode) logged in as `user`; what it reads arrives in `heard`."""
 
-    def __init__(self, homeserver, user, password, unsigned=False):
+    def __init__(self, homeserver, user, password, unsigned=False, new_identity=False):
         shutil.copy(ROOT / "tests" / "python" / "phone.mjs", PHONE / "phone.mjs")
-        args = [NODE, PHONE / "phone.mjs", homeserver.url, user, password] + (["--unsigned"] if unsigned else [])
+        args = [NODE, PHONE / "phone.mjs", homeserver.url, user, password]
+        args += (["--unsigned"] if unsigned else []) + (["--new-identity"] if new_identity else [])
         env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
         self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         self.heard = queue.Queue()

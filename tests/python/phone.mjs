@@ -13,6 +13,8 @@ import readline from "node:readline";
 logger.setLevel("error");
 const [baseUrl, user, password, ...flags] = process.argv.slice(2);
 const unsigned = flags.includes("--unsigned");
+// A new identity (new cross-signing keys), as after setting Element up again from scratch.
+const fresh = flags.includes("--new-identity");
 const say = (what) => process.stdout.write(JSON.stringify(what) + "\n");
 
 const login = await sdk.createClient({ baseUrl }).loginRequest({
@@ -78,23 +80,48 @@ client.on(RoomMemberEvent.Membership, (_event, member) => {
   }
 });
 
+async function crossSign() {
+  await crypto.bootstrapCrossSigning({
+    setupNewCrossSigning: fresh,
+    authUploadDeviceSigningKeys: async (makeRequest) => {
+      try {
+        await makeRequest(null);
+      } catch (e) {
+        const session = e.data?.session;
+        await makeRequest({ type: "m.login.password", identifier: { type: "m.id.user", user }, password, session });
+      }
+    },
+  });
+}
+
+// A new identity is made before the first sync: a sync in between would bring the old
+// one's public keys, and the new private keys would be dropped as not matching them.
+if (fresh) await crossSign();
 const prepared = new Promise((resolve) =>
   client.on(ClientEvent.Sync, (state) => state === "PREPARED" && resolve()),
 );
 await client.startClient({ initialSyncLimit: 20 });
 await prepared;
+if (!unsigned && !fresh) await crossSign();
 if (!unsigned) {
-  await crypto.bootstrapCrossSigning({
-    authUploadDeviceSigningKeys: async (makeRequest) => {
-      try {
-        await makeRequest(null);
-      } catch {
-        await makeRequest({ type: "m.login.password", identifier: { type: "m.id.user", user }, password });
-      }
-    },
-  });
+  // Ready once this device reads itself as signed by its owner (after a new identity,
+  // only once its own keys are fetched again).
+  for (let i = 0; i < 300; i++) {
+    await crypto.userHasCrossSigningKeys(client.getUserId(), true);
+    const status = await crypto.getDeviceVerificationStatus(client.getUserId(), client.getDeviceId());
+    if (status?.signedByOwner && (await crypto.isCrossSigningReady())) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
-say({ ready: { user: client.getUserId(), device: client.getDeviceId(), signed: !unsigned } });
+const own = await crypto.getDeviceVerificationStatus(client.getUserId(), client.getDeviceId());
+say({
+  ready: {
+    user: client.getUserId(),
+    device: client.getDeviceId(),
+    signed: Boolean(own?.signedByOwner),
+    status: await crypto.getCrossSigningStatus(),
+  },
+});
 
 const commands = readline.createInterface({ input: process.stdin });
 for await (const line of commands) {

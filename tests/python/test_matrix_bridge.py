@@ -10,12 +10,14 @@ push gateway hears event ids only."""
 
 import json
 import sqlite3
+import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from conftest import Answerer, free_port
+from conftest import USERQ, Answerer, free_port
 from homeserver import Desk, Homeserver, Phone
 
 
@@ -203,3 +205,87 @@ def test_two_of_three_approve_one_no_refuses_and_others_count_for_nothing(homese
         desk.stop()
         for phone in [ann, ben, cat, dan] + ([stray] if stray else []):
             phone.close()
+
+
+def test_a_changed_identity_counts_for_nothing_until_trusted(homeserver, tmp_path):
+    homeserver.register("trust-bridge", "pw-bridge")
+    homeserver.register("eve", "pw-eve")
+    eve = Phone(homeserver, "eve", "pw-eve")
+    again = None
+    desk = Desk(tmp_path)
+    try:
+        assert desk.init(homeserver, "trust-bridge", "pw-bridge").returncode == 0
+        assert desk.matrix("room", "--invite", "@eve:localhost").returncode == 0
+        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
+        eve.wait(lambda m: m.get("joined") == room, "eve to join")
+        desk.serve()
+        asked = desk.ask("Which port?", "--option", "8080", "--option", "9090")
+        poll = eve.poll("Which port?")
+        eve.send(room=room, vote=poll["id"], answers=["o1"])
+        assert json.loads(asked.communicate(timeout=60)[0])["answers"][0]["selected"] == ["8080"]
+
+        # Eve sets her phone up again from scratch: a new identity.
+        eve.close()
+        again = Phone(homeserver, "eve", "pw-eve", new_identity=True)
+        asked = desk.ask("Which host?", "--option", "alpha", "--option", "beta")
+        poll = again.poll("Which host?")
+        again.send(room=room, vote=poll["id"], answers=["o2"])
+        notice_about(again, "@eve:localhost", "their identity changed since it was first seen")
+        assert asked.poll() is None, "a changed identity decides nothing"
+        members = json.loads(desk.matrix("status", "--json").stdout)["room"]["members"]
+        assert [m["identity"] for m in members if m["user"] == "@eve:localhost"] == ["changed"], members
+        words = desk.matrix("status").stdout
+        assert "identity CHANGED since first seen" in words, words
+
+        trusted = desk.matrix("trust", "@eve:localhost")
+        assert trusted.returncode == 0 and "@eve:localhost's identity is trusted now" in trusted.stdout, trusted
+        again.send(room=room, vote=poll["id"], answers=["o2"])
+        assert json.loads(asked.communicate(timeout=60)[0])["answers"][0]["selected"] == ["beta"]
+        nobody = desk.matrix("trust", "@nobody:localhost")
+        assert nobody.returncode == 1 and "@nobody:localhost has no cross-signing identity yet" in nobody.stderr
+    finally:
+        desk.stop()
+        eve.close()
+        if again:
+            again.close()
+
+
+def test_a_question_waits_its_delay_before_the_room_and_the_deadline_denies_it_there(homeserver, tmp_path):
+    homeserver.register("late-bridge", "pw-bridge")
+    homeserver.register("fay", "pw-fay")
+    fay = Phone(homeserver, "fay", "pw-fay")
+    desk = Desk(tmp_path)
+    try:
+        assert desk.init(homeserver, "late-bridge", "pw-bridge").returncode == 0
+        assert desk.matrix("room", "--invite", "@fay:localhost", "--after", "3s").returncode == 0
+        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
+        fay.wait(lambda m: m.get("joined") == room, "fay to join")
+        desk.serve()
+        person = Answerer(desk.socket, name="desk person")
+
+        # Answered at the desk within the delay: it never reaches the room.
+        asked = desk.ask("Answered here?", "--option", "Yes", "--option", "No")
+        person.reply(person.expect("questions/offer"), {"answer": {"answers": [{"id": "q", "selected": ["Yes"]}]}})
+        assert asked.communicate(timeout=30)[0]
+
+        # Nobody answers: it reaches the room after the delay, and the deadline denies it there.
+        assert subprocess.run([USERQ, "deadline", "8s"], env=desk.env, capture_output=True).returncode == 0
+        plan = tmp_path / "plan.md"
+        plan.write_text("# Drop the old index\n")
+        started = time.monotonic()
+        asked = desk.ask("--plan", str(plan), "Drop it?")
+        person.expect("questions/offer")
+        poll = fay.poll("Drop it?")
+        waited = time.monotonic() - started
+        assert waited >= 3, f"the room saw it after {waited:.1f}s, before its delay"
+        out, err = asked.communicate(timeout=30)
+        text = json.loads(out)["answers"][0]["custom"]
+        assert text.startswith("Not approved: nobody answered within 8s"), text
+        end = fay.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")["end"]
+        assert end["text"] == "Answered by your deadline.", end
+        fay.wait(lambda m: (m.get("redacted") or {}).get("of") == poll["id"], "the question taken down")
+        assert not [m for m in fay.seen if (m.get("poll") or {}).get("question") == "Answered here?"]
+        assert desk.record("Drop it?")["answeredBy"] == "deadline"
+    finally:
+        desk.stop()
+        fay.close()
