@@ -15,14 +15,20 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use matrix_sdk::deserialized_responses::EncryptionInfo;
 use matrix_sdk::deserialized_responses::{VerificationLevel, VerificationState};
+use matrix_sdk::room::RelationsOptions;
+use matrix_sdk::ruma::api::Direction;
 use matrix_sdk::ruma::events::poll::unstable_end::UnstablePollEndEventContent;
 use matrix_sdk::ruma::events::relation::Thread;
 use matrix_sdk::ruma::events::room::message::{Relation, RoomMessageEventContent};
-use matrix_sdk::ruma::events::MessageLikeEventContent;
+use matrix_sdk::ruma::events::{
+    AnySyncMessageLikeEvent, AnySyncTimelineEvent, MessageLikeEventContent, SyncMessageLikeEvent,
+};
+use matrix_sdk::ruma::UInt;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedUserId};
 use matrix_sdk::{Client, Room};
 use tokio::sync::mpsc;
 
+use super::open::{Open, Posted};
 use super::pins::Pins;
 use super::post;
 use super::tally::{Tally, Team, Voter};
@@ -54,6 +60,7 @@ pub struct Bridge {
     pub(super) after: Option<Duration>,
     pub(super) here: String,
     pub(super) pins: Pins,
+    pub(super) open: Open,
     routes: Mutex<HashMap<OwnedEventId, Route>>,
     stopping: Box<dyn Fn() -> bool + Send + Sync>,
 }
@@ -88,6 +95,7 @@ impl Bridge {
         client: Client,
         rule: &super::room::Rule,
         pins: Pins,
+        open: Open,
         stopping: impl Fn() -> bool + Send + Sync + 'static,
     ) -> Result<Self, String> {
         let room_id = matrix_sdk::ruma::RoomId::parse(&rule.room).map_err(|e| e.to_string())?;
@@ -98,6 +106,7 @@ impl Bridge {
             after: rule.after,
             here: crate::paths::host_name(),
             pins,
+            open,
             routes: Mutex::new(HashMap::new()),
             stopping: Box::new(stopping),
         })
@@ -206,22 +215,42 @@ impl Bridge {
     /// Puts the ask in the room and counts what comes back until it is decided; then
     /// delivers it. Never returns otherwise: the ask's other ending stops it.
     async fn follow(&self, ask: &Ask, posted: &Mutex<Vec<OwnedEventId>>) {
-        if let Some(after) = self.after {
-            tokio::time::sleep(after).await;
-        }
         let request = ask.request();
+        let key = ask.request_json().get();
         let (to, mut heard) = mpsc::unbounded_channel();
-        let header = self.send(|| post::message(request, &self.here)).await;
-        posted.lock().unwrap().push(header.clone());
-        let first_open = request.questions.iter().position(|q| post::poll(q).is_none()).unwrap_or(0);
-        self.routes.lock().unwrap().insert(header, Route { to: to.clone(), at: first_open });
-        for (at, question) in request.questions.iter().enumerate() {
-            let Some(poll) = post::poll(question) else { continue };
-            let id = self.send(|| poll.clone()).await;
-            posted.lock().unwrap().push(id.clone());
-            self.routes.lock().unwrap().insert(id, Route { to: to.clone(), at });
-        }
         let mut tally = Tally::new(request, self.team.clone());
+        let first_open = request.questions.iter().position(|q| post::poll(q).is_none()).unwrap_or(0);
+        if let Some(earlier) = self.open.take(key) {
+            // Asked again after a restart: the same question in the room, and what was
+            // said there meanwhile.
+            let message = OwnedEventId::try_from(earlier.message.as_str()).ok();
+            let polls =
+                earlier.polls.iter().filter_map(|(at, id)| Some((*at, OwnedEventId::try_from(id.as_str()).ok()?)));
+            {
+                let mut routes = self.routes.lock().unwrap();
+                for (at, id) in message.map(|m| (first_open, m)).into_iter().chain(polls) {
+                    posted.lock().unwrap().push(id.clone());
+                    routes.insert(id, Route { to: to.clone(), at });
+                }
+            }
+            self.replay(&earlier).await;
+        } else {
+            if let Some(after) = self.after {
+                tokio::time::sleep(after).await;
+            }
+            let message = self.send(|| post::message(request, &self.here)).await;
+            posted.lock().unwrap().push(message.clone());
+            self.routes.lock().unwrap().insert(message.clone(), Route { to: to.clone(), at: first_open });
+            let mut polls = Vec::new();
+            for (at, question) in request.questions.iter().enumerate() {
+                let Some(poll) = post::poll(question) else { continue };
+                let id = self.send(|| poll.clone()).await;
+                posted.lock().unwrap().push(id.clone());
+                self.routes.lock().unwrap().insert(id.clone(), Route { to: to.clone(), at });
+                polls.push((at, id.to_string()));
+            }
+            self.open.keep(Posted { request: key.to_owned(), message: message.to_string(), polls });
+        }
         loop {
             let wake = tally.next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             tokio::select! {
@@ -255,9 +284,52 @@ impl Bridge {
         }
     }
 
+    /// What was said about `earlier` while no server listened: its votes and thread
+    /// replies, oldest first, heard as if they came now.
+    async fn replay(&self, earlier: &Posted) {
+        let Some(room) = self.room() else { return };
+        let mut said = Vec::new();
+        for id in earlier.events() {
+            let Ok(id) = OwnedEventId::try_from(id) else { continue };
+            let options =
+                RelationsOptions { dir: Direction::Forward, limit: Some(UInt::from(100u32)), ..Default::default() };
+            match room.relations(id, options).await {
+                Ok(relations) => said.extend(relations.chunk),
+                Err(e) => tracing::warn!("matrix: could not read what was said meanwhile: {e}"),
+            }
+        }
+        let mut heard: Vec<_> = said
+            .iter()
+            .filter_map(|e| Some((e.raw().deserialize().ok()?, e.encryption_info().map(|i| (**i).clone()))))
+            .collect();
+        heard.sort_by_key(|(e, _): &(AnySyncTimelineEvent, _)| e.origin_server_ts());
+        for (event, encryption) in heard {
+            match event {
+                AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::UnstablePollResponse(
+                    SyncMessageLikeEvent::Original(vote),
+                )) => {
+                    let (start, answers) = (vote.content.relates_to.event_id, vote.content.poll_response.answers);
+                    self.heard_vote(&start, &vote.sender, encryption.as_ref(), vote.origin_server_ts, answers).await
+                }
+                AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(
+                    SyncMessageLikeEvent::Original(reply),
+                )) => {
+                    if let Some(Relation::Thread(thread)) = &reply.content.relates_to {
+                        let text = reply.content.body().to_owned();
+                        self.heard_reply(&thread.event_id, &reply.sender, encryption.as_ref(), text).await
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// After the ask ended: its polls ended with where it was answered; redacted
     /// unless the room answered it.
-    async fn withdraw(&self, posted: Vec<OwnedEventId>, ours: bool, how: String) {
+    pub(super) async fn withdraw(&self, posted: Vec<OwnedEventId>, ours: bool, how: String) {
+        if let Some(message) = posted.first() {
+            self.open.end(message.as_str());
+        }
         {
             let mut routes = self.routes.lock().unwrap();
             for id in &posted {

@@ -18,6 +18,7 @@ use matrix_sdk::Room;
 
 use super::account::{restore, Place};
 use super::answerer::{Answering, Bridge};
+use super::open::{Open, COME_BACK};
 use super::pins::Pins;
 use super::MatrixError;
 use crate::service::{Registration, Scope, UserQuestions};
@@ -34,12 +35,15 @@ struct Running {
     stamps: Stamps,
     registration: Registration,
     sync: tokio::task::JoinHandle<()>,
+    /// Withdraws what an earlier run left and nobody asked again.
+    sweep: tokio::task::JoinHandle<()>,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
         self.registration.remove();
         self.sync.abort();
+        self.sweep.abort();
     }
 }
 
@@ -79,13 +83,22 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
     let (client, _) = restore(place).await?;
     let rule = place.rule()?.ok_or(MatrixError::NotSetUp)?;
     let pins = Pins::load(place)?;
+    let open = Open::load(place)?;
     let stopping = {
         let service = service.clone();
         move || service.is_stopping()
     };
-    let bridge = Arc::new(Bridge::new(client.clone(), &rule, pins, stopping).map_err(|e| place.files_error(e))?);
+    let bridge = Arc::new(Bridge::new(client.clone(), &rule, pins, open, stopping).map_err(|e| place.files_error(e))?);
     hear(&bridge);
     let registration = service.register("matrix", Scope::Any, PRIORITY, Arc::new(Answering(bridge.clone())));
+    let left = bridge.clone();
+    let sweep = tokio::spawn(async move {
+        tokio::time::sleep(COME_BACK).await;
+        for posted in left.open.left() {
+            let events = posted.events().filter_map(|id| id.try_into().ok()).collect();
+            left.withdraw(events, false, "Withdrawn: the agent stopped asking.".into()).await;
+        }
+    });
     let sync = tokio::spawn(async move {
         let mut down = false;
         loop {
@@ -110,7 +123,7 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
         rule.room,
         bridge.client.user_id().map(|u| u.to_string()).unwrap_or_default()
     );
-    Ok(Running { stamps, registration, sync })
+    Ok(Running { stamps, registration, sync, sweep })
 }
 
 /// Votes and thread replies of the bridge's room go to the bridge (each in a task of

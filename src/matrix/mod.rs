@@ -8,12 +8,13 @@
 //! [`keep`] runs the bridge: its [`answerer`] puts each question in the room as a
 //! message and polls ([`post`]), counts what comes back ([`tally`]) from the people
 //! whose identities hold ([`pins`]), and takes the question down when it is answered
-//! elsewhere.
+//! elsewhere; what is in the room when a server stops is taken up again ([`open`]).
 
 pub mod account;
 pub mod answerer;
 pub mod bridge;
 pub mod keep;
+pub mod open;
 pub mod pins;
 pub mod post;
 pub mod room;

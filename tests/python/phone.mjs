@@ -38,7 +38,8 @@ const seen = new Set();
 async function read(event) {
   if (seen.has(event.getId())) return;
   if (event.isEncrypted()) await client.decryptEventIfNeeded(event);
-  if (event.isBeingDecrypted() || event.isDecryptionFailure()) return;
+  // Heard both as it arrives and once decrypted: reported once.
+  if (seen.has(event.getId()) || event.isBeingDecrypted() || event.isDecryptionFailure()) return;
   seen.add(event.getId());
   const type = event.getType();
   const content = event.getContent();

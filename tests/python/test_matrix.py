@@ -178,4 +178,5 @@ def test_a_room_that_is_not_encrypted_is_not_adopted_and_an_encrypted_one_is(hom
     assert out.returncode == 0, out.stderr
     status = json.loads(desk.matrix("status", "--json").stdout)["room"]
     assert status["room"] == sealed and status["quorum"] == 1
-    assert status["members"] == [{"user": "@carol:localhost", "membership": "join", "approver": True}], status
+    assert status["members"] == [{"user": "@carol:localhost", "membership": "join", "approver": True,
+                                  "identity": "none"}], status

@@ -289,3 +289,44 @@ def test_a_question_waits_its_delay_before_the_room_and_the_deadline_denies_it_t
     finally:
         desk.stop()
         fay.close()
+
+
+def test_nothing_is_lost_when_the_homeserver_or_the_desk_restarts(homeserver, tmp_path):
+    homeserver.register("steady-bridge", "pw-bridge")
+    homeserver.register("gus", "pw-gus")
+    gus = Phone(homeserver, "gus", "pw-gus")
+    desk = Desk(tmp_path)
+    try:
+        assert desk.init(homeserver, "steady-bridge", "pw-bridge").returncode == 0
+        assert desk.matrix("room", "--invite", "@gus:localhost").returncode == 0
+        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
+        gus.wait(lambda m: m.get("joined") == room, "gus to join")
+        desk.serve()
+
+        # Asked while the homeserver is down: it reaches the room once it is back.
+        homeserver.stop()
+        asked = desk.ask("Which shard?", "--option", "north", "--option", "south")
+        time.sleep(3)
+        assert asked.poll() is None
+        homeserver.start()
+        poll = gus.poll("Which shard?")
+        gus.send(room=room, vote=poll["id"], answers=["o2"])
+        assert json.loads(asked.communicate(timeout=60)[0])["answers"][0]["selected"] == ["south"]
+
+        # The desk's server restarts mid-question; the vote given meanwhile reaches the
+        # asker, who asked again, in the same poll.
+        asked = desk.ask("Which queue?", "--option", "fast", "--option", "bulk")
+        poll = gus.poll("Which queue?")
+        desk.stop()
+        gus.send(room=room, vote=poll["id"], answers=["o2"])
+        desk.serve()
+        out, err = asked.communicate(timeout=60)
+        assert asked.returncode == 0, err
+        assert json.loads(out)["answers"][0]["selected"] == ["bulk"]
+        assert desk.record("Which queue?")["answeredBy"] == f"matrix:@gus:localhost/{gus.device}"
+        gus.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")
+        polls = {m["poll"]["id"] for m in gus.seen if (m.get("poll") or {}).get("question") == "Which queue?"}
+        assert len(polls) == 1, "asked again, in the same poll"
+    finally:
+        desk.stop()
+        gus.close()
