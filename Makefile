@@ -179,7 +179,7 @@ test-e2e: deps-e2e build-tests
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round
 ## trips, MCP start-up against the peer server, a question left over a channel, the desktop app's latency and memory,
 ## an agent's hook from spawn to its question on screen, a long code review, the relay.
-bench: $(VENV)/.installed $(AGENTS)/.installed .tools/peer/.installed deps-e2e deps-test
+bench: $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed $(PHONE)/.installed .tools/peer/.installed deps-e2e deps-test
 	cargo bench --bench ask --bench pending_memory --bench socket
 	cargo build --release --bin userq
 	cargo build --release -p user-questions-desktop
@@ -190,6 +190,7 @@ bench: $(VENV)/.installed $(AGENTS)/.installed .tools/peer/.installed deps-e2e d
 	tests/e2e/session $(VENV)/bin/python benches/hook_figures.py
 	tests/e2e/session $(VENV)/bin/python benches/review_figures.py
 	USERQ_BIN=target/release/userq $(VENV)/bin/python benches/relay_figures.py
+	USERQ_BIN=target/release/userq $(VENV)/bin/python benches/matrix_figures.py
 	$(VENV)/bin/python benches/agent_hooks.py
 
 ## The peer MCP server the start-up and memory figures compare against.

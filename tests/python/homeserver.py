@@ -201,7 +201,8 @@ class Phone:
         self.heard = queue.Queue()
         self.seen = []
         threading.Thread(target=self._read, daemon=True).start()
-        self.device = self.wait(lambda m: m.get("ready"), "the phone to start", 90)["ready"]["device"]
+        ready = self.wait(lambda m: m.get("ready"), "the phone to start", 90)["ready"]
+        self.user, self.device = ready["user"], ready["device"]
 
     def _read(self):
         for line in self.process.stdout:
@@ -245,3 +246,19 @@ class Phone:
                 self.process.wait(10)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
+
+
+def bridge_for(homeserver, desk, bridge, phones, *room_args):
+    """Sets up the bridge `bridge` (a new account) at `desk`, in a new room with the
+    people of `phones` (and `room_args`), and serves; the room's id once each phone
+    joined it."""
+    homeserver.register(bridge, "pw-" + bridge)
+    made = desk.init(homeserver, bridge, "pw-" + bridge)
+    assert made.returncode == 0, made.stderr
+    made = desk.matrix("room", *[a for p in phones for a in ["--invite", p.user]], *room_args)
+    assert made.returncode == 0, made.stderr
+    room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
+    for phone in phones:
+        phone.wait(lambda m: m.get("joined") == room, f"{phone.user} to join the room")
+    desk.serve()
+    return room

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from conftest import USERQ, Answerer, free_port
-from homeserver import Desk, Homeserver, Phone
+from homeserver import Desk, Homeserver, Phone, bridge_for
 
 
 @pytest.fixture(scope="module")
@@ -69,19 +69,13 @@ def stored(homeserver):
 
 
 def test_a_plan_is_approved_on_the_phone_and_a_question_answered_at_the_desk_leaves_the_room(homeserver, tmp_path):
-    homeserver.register("desk-bridge", "pw-bridge")
     homeserver.register("alice", "pw-alice")
     gateway = PushGateway()
     alice = Phone(homeserver, "alice", "pw-alice")
     desk = Desk(tmp_path)
     try:
         alice.send(pusher=gateway.url)
-        assert desk.init(homeserver, "desk-bridge", "pw-bridge").returncode == 0
-        made = desk.matrix("room", "--invite", "@alice:localhost")
-        assert made.returncode == 0, made.stderr
-        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
-        alice.wait(lambda m: m.get("joined") == room, "alice to join the room")
-        desk.serve()
+        room = bridge_for(homeserver, desk, "desk-bridge", [alice])
 
         # A plan, read on the phone and approved there with a note.
         plan = tmp_path / "plan.md"
@@ -146,7 +140,6 @@ def notice_about(phone, user, why):
 
 
 def test_two_of_three_approve_one_no_refuses_and_others_count_for_nothing(homeserver, tmp_path):
-    homeserver.register("team-bridge", "pw-bridge")
     for name in ["ann", "ben", "cat", "dan"]:
         homeserver.register(name, "pw-" + name)
     ann, ben, cat, dan = (Phone(homeserver, n, "pw-" + n) for n in ["ann", "ben", "cat", "dan"])
@@ -155,14 +148,9 @@ def test_two_of_three_approve_one_no_refuses_and_others_count_for_nothing(homese
     try:
         # Ben's second device, which Ben never signed (an older client, not in strict mode).
         stray = Phone(homeserver, "ben", "pw-ben", unsigned=True)
-        assert desk.init(homeserver, "team-bridge", "pw-bridge").returncode == 0
-        made = desk.matrix("room", *[a for n in ["ann", "ben", "cat", "dan"] for a in ["--invite", f"@{n}:localhost"]],
-                           "--approvers", "@ann:localhost,@ben:localhost,@cat:localhost", "--quorum", "2")
-        assert made.returncode == 0, made.stderr
-        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
-        for phone in [ann, ben, cat, dan, stray]:
-            phone.wait(lambda m: m.get("joined") == room or m.get("log", "").startswith("never"), "joining", 60)
-        desk.serve()
+        room = bridge_for(homeserver, desk, "team-bridge", [ann, ben, cat, dan],
+                          "--approvers", "@ann:localhost,@ben:localhost,@cat:localhost", "--quorum", "2")
+        stray.wait(lambda m: m.get("joined") == room, "Ben's unsigned device to join")
 
         # Two approvers approve; a member who is not one, and a device its owner never
         # signed, are shown why they do not count; a no after the quorum changes nothing.
@@ -208,17 +196,12 @@ def test_two_of_three_approve_one_no_refuses_and_others_count_for_nothing(homese
 
 
 def test_a_changed_identity_counts_for_nothing_until_trusted(homeserver, tmp_path):
-    homeserver.register("trust-bridge", "pw-bridge")
     homeserver.register("eve", "pw-eve")
     eve = Phone(homeserver, "eve", "pw-eve")
     again = None
     desk = Desk(tmp_path)
     try:
-        assert desk.init(homeserver, "trust-bridge", "pw-bridge").returncode == 0
-        assert desk.matrix("room", "--invite", "@eve:localhost").returncode == 0
-        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
-        eve.wait(lambda m: m.get("joined") == room, "eve to join")
-        desk.serve()
+        room = bridge_for(homeserver, desk, "trust-bridge", [eve])
         asked = desk.ask("Which port?", "--option", "8080", "--option", "9090")
         poll = eve.poll("Which port?")
         eve.send(room=room, vote=poll["id"], answers=["o1"])
@@ -251,16 +234,11 @@ def test_a_changed_identity_counts_for_nothing_until_trusted(homeserver, tmp_pat
 
 
 def test_a_question_waits_its_delay_before_the_room_and_the_deadline_denies_it_there(homeserver, tmp_path):
-    homeserver.register("late-bridge", "pw-bridge")
     homeserver.register("fay", "pw-fay")
     fay = Phone(homeserver, "fay", "pw-fay")
     desk = Desk(tmp_path)
     try:
-        assert desk.init(homeserver, "late-bridge", "pw-bridge").returncode == 0
-        assert desk.matrix("room", "--invite", "@fay:localhost", "--after", "3s").returncode == 0
-        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
-        fay.wait(lambda m: m.get("joined") == room, "fay to join")
-        desk.serve()
+        bridge_for(homeserver, desk, "late-bridge", [fay], "--after", "3s")
         person = Answerer(desk.socket, name="desk person")
 
         # Answered at the desk within the delay: it never reaches the room.
@@ -292,16 +270,11 @@ def test_a_question_waits_its_delay_before_the_room_and_the_deadline_denies_it_t
 
 
 def test_nothing_is_lost_when_the_homeserver_or_the_desk_restarts(homeserver, tmp_path):
-    homeserver.register("steady-bridge", "pw-bridge")
     homeserver.register("gus", "pw-gus")
     gus = Phone(homeserver, "gus", "pw-gus")
     desk = Desk(tmp_path)
     try:
-        assert desk.init(homeserver, "steady-bridge", "pw-bridge").returncode == 0
-        assert desk.matrix("room", "--invite", "@gus:localhost").returncode == 0
-        room = json.loads(desk.matrix("status", "--json").stdout)["room"]["room"]
-        gus.wait(lambda m: m.get("joined") == room, "gus to join")
-        desk.serve()
+        room = bridge_for(homeserver, desk, "steady-bridge", [gus])
 
         # Asked while the homeserver is down: it reaches the room once it is back.
         homeserver.stop()
