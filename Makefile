@@ -122,15 +122,6 @@ $(SYNAPSE)/.installed: pins/synapse/requirements.txt
 	$(SYNAPSE)/bin/pip install -q -r pins/synapse/requirements.txt
 	touch $@
 
-## The phone of the Matrix bridge's tests: matrix-js-sdk (pins/phone), on the agents' Node 22.
-PHONE := .tools/phone
-$(PHONE)/.installed: pins/phone/package.json pins/phone/package-lock.json $(AGENTS)/.installed
-	mkdir -p $(PHONE)
-	cp pins/phone/package.json pins/phone/package-lock.json $(PHONE)/
-	cd $(PHONE) && { npm install --loglevel=error --no-audit --no-fund || \
-	  npm install --loglevel=error --no-audit --no-fund; }
-	touch $@
-
 .tools/bin/tauri-driver:
 	cargo install tauri-driver --locked --root .tools
 
@@ -146,6 +137,15 @@ $(AGENTS)/.installed: pins/agent-clis/package.json pins/agent-clis/package-lock.
 	# packages out of a lock file, and `npm ci` then calls it out of sync. Tried twice:
 	# a registry that drops a download once does not fail the run.
 	cd $(AGENTS) && { npm install --loglevel=error --no-audit --no-fund || \
+	  npm install --loglevel=error --no-audit --no-fund; }
+	touch $@
+
+## The phone of the Matrix bridge's tests: matrix-js-sdk (pins/phone), on the agents' Node 22.
+PHONE := .tools/phone
+$(PHONE)/.installed: pins/phone/package.json pins/phone/package-lock.json $(AGENTS)/.installed
+	mkdir -p $(PHONE)
+	cp pins/phone/package.json pins/phone/package-lock.json $(PHONE)/
+	cd $(PHONE) && { npm install --loglevel=error --no-audit --no-fund || \
 	  npm install --loglevel=error --no-audit --no-fund; }
 	touch $@
 
@@ -173,7 +173,7 @@ deps-test:
 test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed $(PHONE)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q -n 2 tests/python
 
-test-e2e: deps-e2e build-tests
+test-e2e: deps-e2e $(SYNAPSE)/.installed build-tests
 	tests/e2e/run
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round

@@ -259,6 +259,34 @@ qr: string,
  */
 howLabel: string, };
 
+type MemberView = { user: string, 
+/**
+ * "approver, joined", "invited".
+ */
+roleLabel: string, 
+/**
+ * "identity as first seen", "identity changed: …".
+ */
+identityLabel: string, 
+/**
+ * Their identity changed since first seen: their votes do not count.
+ */
+changed: boolean, };
+
+type MatrixView = { 
+/**
+ * Whether the bridge is set up; when not, the rest is empty.
+ */
+setUp: boolean, 
+/**
+ * "Connected to https://… as @bridge:…" or why not.
+ */
+connectionLabel: string, connected: boolean, 
+/**
+ * The room and the team's rule, in words; empty before `userq matrix room`.
+ */
+roomLabel: string, ruleLabel: string, members: Array<MemberView>, };
+
 type AgentAction = "connect" | "update" | "disconnect";
 
 type AgentRow = { 
@@ -344,7 +372,7 @@ historyProblem: HistoryProblem | null,
  */
 renewAfter: number, };
 
-type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY" | "SETUP" | "DEADLINE_PASSED";
+type ErrorCode = "EMPTY_QUESTIONS" | "BAD_INTENT" | "NO_PROVIDER" | "ASK_ABORTED" | "CALLER_NOT_LIVE" | "DELEGATED_CALLER" | "BAD_REQUEST" | "BAD_ANSWER" | "NOT_PENDING" | "AGENT_LIVE" | "SHUTTING_DOWN" | "ASK_CANCELLED" | "BAD_REPLY" | "SERVER_GONE" | "NO_SERVER" | "TOO_MANY_CONNECTIONS" | "BAD_LANGUAGE" | "HISTORY" | "NO_SUCH_RULE" | "BAD_PICTURE" | "RELAY" | "SETUP" | "DEADLINE_PASSED" | "MATRIX";
 
 type UiError = { 
 /**

@@ -55,6 +55,8 @@ export const commands = Object.freeze({
   relayStatus: () => invoke("relay_status"),
   /** @returns {Promise<InviteView>} */
   relayInvite: () => invoke("relay_invite"),
+  /** @returns {Promise<MatrixView>} */
+  matrixStatus: () => invoke("matrix_status"),
   /** @returns {Promise<AgentsView>} */
   listAgents: () => invoke("list_agents"),
   /** What connecting (or not) would change. @param {string} name @param {boolean} connect @returns {Promise<ChangesView>} */

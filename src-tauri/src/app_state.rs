@@ -30,6 +30,8 @@ pub struct AppState {
     settings: Option<PathBuf>,
     /// The relay file (`userq relay`), for the Machines view.
     pub relay: Option<PathBuf>,
+    /// The Matrix bridge's folder (`userq matrix`), for the Machines view.
+    pub matrix: Option<PathBuf>,
     /// The person's home, where the Agents view connects agents.
     pub home: PathBuf,
     /// The `userq` connected agents' hooks run: beside the app, else on `PATH`.
@@ -103,6 +105,7 @@ impl AppState {
             deadline_passed: Mutex::new(Some(deadline_passed)),
             settings,
             relay,
+            matrix: start.matrix.clone(),
             home: std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).unwrap_or_default(),
             userq: userq(),
             ssh_hosts,

@@ -1,7 +1,7 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 22] = [
+pub const COMMAND_NAMES: [&str; 23] = [
     "list_questions",
     "answer_question",
     "request_changes",
@@ -21,6 +21,7 @@ pub const COMMAND_NAMES: [&str; 22] = [
     "remove_rule",
     "relay_status",
     "relay_invite",
+    "matrix_status",
     "list_agents",
     "agent_changes",
     "connect_agent",

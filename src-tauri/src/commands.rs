@@ -14,6 +14,7 @@ use user_questions_window::agents::{self, AgentsView, ChangesView, Place};
 use user_questions_window::deadline::DeadlineView;
 use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
 use user_questions_window::machines::{InviteView, MachinesView};
+use user_questions_window::matrix::MatrixView;
 use user_questions_window::page::{HistoryProblem, Status, UiText};
 use user_questions_window::{ListView, UiError};
 
@@ -162,6 +163,12 @@ pub async fn relay_status(state: State<'_, AppState>) -> Result<MachinesView, Ui
 #[tauri::command]
 pub fn relay_invite(state: State<'_, AppState>) -> Result<InviteView, UiError> {
     user_questions_window::machines::invite(state.relay.as_deref(), &state.text())
+}
+
+/// The Matrix bridge, its room and members (asking its homeserver).
+#[tauri::command]
+pub async fn matrix_status(state: State<'_, AppState>) -> Result<MatrixView, UiError> {
+    user_questions_window::matrix::view(state.matrix.as_deref(), &state.text()).await
 }
 
 /// Every agent installed here or connected, and how each stands.

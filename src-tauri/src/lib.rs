@@ -127,6 +127,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::list_rules,
             commands::remove_rule,
             commands::relay_status,
+            commands::matrix_status,
             commands::relay_invite,
             commands::list_agents,
             commands::agent_changes,

@@ -36,6 +36,24 @@ pub struct RoomStatus {
     pub members: Vec<room::Member>,
 }
 
+/// The team's rule and the delay, in words.
+pub fn rule_words(rule: &room::Rule, text: &user_questions_i18n::Text) -> String {
+    let team = if rule.approvers.is_empty() {
+        text.tr("matrix-rule-anyone")
+    } else {
+        let names = rule.approvers.join(", ");
+        text.tr_args("matrix-rule-team", &[("quorum", rule.quorum.into()), ("approvers", (&names).into())])
+    };
+    let after = match rule.after {
+        None => text.tr("matrix-rule-at-once"),
+        Some(d) => {
+            let d = humantime::format_duration(d).to_string();
+            text.tr_args("matrix-rule-after", &[("after", (&d).into())])
+        }
+    };
+    text.tr_args("matrix-rule-both", &[("team", (&team).into()), ("after", (&after).into())])
+}
+
 /// How the bridge is: the homeserver reached or not, who it is, cross-signed or not.
 pub async fn status(place: &Place) -> Result<Status, MatrixError> {
     let (client, saved) = restore(place).await?;

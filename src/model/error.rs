@@ -62,11 +62,13 @@ pub enum ErrorCode {
     Setup,
     /// Nobody answered within the person's deadline: the question was dismissed.
     DeadlinePassed,
+    /// The window could not read the Matrix bridge (its files, or its homeserver).
+    Matrix,
 }
 
 impl ErrorCode {
     /// Every code, for what lists them (the window's generated union of codes).
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 24] = [
         Self::EmptyQuestions,
         Self::BadIntent,
         Self::NoProvider,
@@ -90,6 +92,7 @@ impl ErrorCode {
         Self::Relay,
         Self::Setup,
         Self::DeadlinePassed,
+        Self::Matrix,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -117,6 +120,7 @@ impl ErrorCode {
             Self::Relay => "RELAY",
             Self::Setup => "SETUP",
             Self::DeadlinePassed => "DEADLINE_PASSED",
+            Self::Matrix => "MATRIX",
         }
     }
 }

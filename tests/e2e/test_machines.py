@@ -158,3 +158,58 @@ def test_a_remembered_ssh_host_is_kept_forwarded_and_shown_in_the_tray(app, sock
         wait_for(lambda: not any(label.startswith("devbox") for label in tray.labels()), "the host forgotten", 10)
     finally:
         host.stop()
+
+
+@pytest.fixture(scope="module")
+def homeserver(tmp_path_factory):
+    sys.path.insert(0, str(ROOT / "tests" / "python"))
+    from homeserver import Homeserver
+    hs = Homeserver(tmp_path_factory.mktemp("synapse"))
+    yield hs
+    hs.stop()
+
+
+def matrix_bridge(homeserver, tmp_path, bridge, *room_args):
+    """A bridge set up in the app's own data folder, as `userq matrix` does it."""
+    from homeserver import Desk
+    homeserver.register(bridge, "pw-" + bridge)
+    desk = Desk(tmp_path)
+    made = desk.init(homeserver, bridge, "pw-" + bridge)
+    assert made.returncode == 0, made.stderr
+    made = desk.matrix("room", *room_args)
+    assert made.returncode == 0, made.stderr
+
+
+def members(driver):
+    return [(m.find_element(By.CSS_SELECTOR, ".name").text, m.find_element(By.CSS_SELECTOR, ".seen").text)
+            for m in driver.find_elements(By.CSS_SELECTOR, "#matrix-members .member")]
+
+
+def test_the_matrix_bridge_shows_its_room_rule_and_members(app, tmp_path, homeserver):
+    machines_view(app)
+    wait_for(lambda: app.find_element(By.ID, "matrix-none").is_displayed(), "the view of no bridge")
+    assert "userq matrix init" in text_of(app, "#matrix-none")
+    homeserver.register("amy", "pw-amy")
+    homeserver.register("bo", "pw-bo")
+    matrix_bridge(homeserver, tmp_path, "window-bridge", "--invite", "@amy:localhost", "--invite", "@bo:localhost",
+                  "--approvers", "@amy:localhost", "--quorum", "1", "--after", "2m")
+    machines_view(app)
+    wait_for(lambda: text_of(app, "#matrix-connection") == f"Connected to {homeserver.url} as @window-bridge:localhost",
+             "the homeserver reached")
+    assert text_of(app, "#matrix-room").startswith("Asking in !") and "end-to-end encrypted" in text_of(app, "#matrix-room")
+    assert "after 2m unanswered here" in text_of(app, "#matrix-rule")
+    assert members(app) == [("@amy:localhost", "approver, invited · no verified identity yet: votes cannot count"),
+                            ("@bo:localhost", "invited · no verified identity yet: votes cannot count")]
+    shot(app, "machines-matrix")
+
+
+@pytest.mark.env(LANG="zh_CN.UTF-8")
+def test_the_matrix_bridge_in_chinese(app, tmp_path, homeserver):
+    homeserver.register("lin", "pw-lin")
+    matrix_bridge(homeserver, tmp_path, "window-bridge-zh", "--invite", "@lin:localhost")
+    machines_view(app)
+    wait_for(lambda: text_of(app, "#matrix-connection").startswith("已以 @window-bridge-zh:localhost 连接到"),
+             "the homeserver reached, in Chinese")
+    assert text_of(app, ".matrix-title") == "你的手机，通过 Matrix"
+    assert members(app) == [("@lin:localhost", "已邀请 · 尚无经过验证的身份：投票无法计入")]
+    shot(app, "machines-matrix-zh-CN")

@@ -1,8 +1,10 @@
 // @ts-check
 // The Machines view: this machine's circle of the relay (`userq relay`), whether its
 // broker is reached, each machine and when it was last heard from, and an invite for
-// one more as a code and a QR code. It owns one piece of state: `shown`, the number of
-// the latest load, so a slow answer from the broker never paints over a newer one.
+// one more as a code and a QR code; and the Matrix bridge (`userq matrix`): its
+// homeserver, its room and rule, each member and whether their identity is as first
+// seen. It owns one piece of state: `shown`, the number of the latest load, so a slow
+// answer from the broker or the homeserver never paints over a newer one.
 
 import { commands } from "../bridge.js";
 import { byId, el } from "../dom.js";
@@ -40,6 +42,39 @@ async function load() {
   );
 }
 
+/** @param {number} mine the load this is */
+async function loadMatrix(mine) {
+  const connection = byId("matrix-connection");
+  connection.textContent = tr("window-matrix-checking");
+  connection.className = "connection";
+  /** @type {MatrixView} */
+  let bridge;
+  try {
+    bridge = await commands.matrixStatus();
+  } catch (e) {
+    if (mine === shown) connection.textContent = /** @type {UiError} */ (e).message;
+    return;
+  }
+  if (mine !== shown) return;
+  byId("matrix-none").hidden = bridge.setUp;
+  byId("matrix-bridge").hidden = !bridge.setUp;
+  connection.hidden = !bridge.setUp;
+  connection.textContent = bridge.connectionLabel;
+  connection.classList.toggle("down", !bridge.connected);
+  byId("matrix-room").textContent = bridge.roomLabel;
+  byId("matrix-rule").textContent = bridge.ruleLabel;
+  byId("matrix-members").replaceChildren(
+    ...bridge.members.map((m) =>
+      el(
+        "li",
+        { class: m.changed ? "member changed" : "member" },
+        el("span", { class: "name", text: m.user }),
+        el("span", { class: "seen", text: `${m.roleLabel} · ${m.identityLabel}` }),
+      ),
+    ),
+  );
+}
+
 async function invite() {
   const box = byId("machines-invite-box");
   try {
@@ -63,6 +98,7 @@ export const view = {
   name: "machines",
   show: () => {
     byId("machines-invite-box").hidden = true;
-    return load();
+    const loaded = load();
+    return Promise.all([loaded, loadMatrix(shown)]);
   },
 };

@@ -357,7 +357,11 @@ matrix-status-unsigned = Cross-signed: no (Element in strict mode refuses its me
 matrix-left = The bridge ({ $user }) is logged out and its keys are removed.
 matrix-room-done = The bridge asks in { $room }.
 matrix-rule-anyone = The first answer from anyone in the room counts.
-matrix-rule-team = A permission or a plan needs { $quorum } approvals of { $approvers }; one approver's no ends it.
+matrix-rule-team = A permission or a plan needs { $quorum ->
+        [one] one approval
+       *[other] { $quorum } approvals
+    } of { $approvers }; one approver's no ends it.
+matrix-rule-both = { $team } { $after }
 matrix-rule-at-once = Questions go to the room at once.
 matrix-rule-after = Questions go to the room after { $after } unanswered here.
 matrix-status-no-room = Room: none yet (`userq matrix room --invite @you:SERVER`).
@@ -450,6 +454,17 @@ window-machines-seen-days = { $count ->
        *[other] heard from { $count } days ago
     }
 window-machines-invite = Invite a machine
+window-matrix-title = Your phone, over Matrix
+window-matrix-none = No Matrix bridge. On the command line, set one up with "userq matrix init HOMESERVER_URL --user @NAME:SERVER --password-file FILE", then "userq matrix room --invite @YOU:SERVER".
+window-matrix-checking = Reaching the homeserver…
+window-matrix-connected = Connected to { $homeserver } as { $user }
+window-matrix-not-connected = Not connected to { $homeserver }: { $error }
+window-matrix-no-room = No room yet: "userq matrix room --invite @YOU:SERVER" makes one.
+window-matrix-room = Asking in { $room }, end-to-end encrypted
+window-matrix-approver-joined = approver, joined
+window-matrix-approver-invited = approver, invited
+window-matrix-joined = joined
+window-matrix-invited = invited
 window-machines-invite-how = On the other machine, run "userq relay join" with this code, or scan it. It works once, for { $minutes } minutes, while this app runs.
 window-error-relay = The relay: { $error }
 window-remember = Remember this answer

@@ -12,6 +12,7 @@ use crate::history::{HistoryItem, HistoryPage, RememberFor, RuleView};
 use crate::inbox::{AgentView, AskView, Presentation, QuestionView};
 use crate::list::{GroupView, ListView, ListedAsk};
 use crate::machines::{InviteView, MachineView, MachinesView};
+use crate::matrix::{MatrixView, MemberView};
 use crate::page::{HistoryProblem, Status, UiText};
 use crate::revision::Revision;
 use user_questions::history::store::Rule;
@@ -58,6 +59,8 @@ fn declarations() -> String {
         MachineView::decl(),
         MachinesView::decl(),
         InviteView::decl(),
+        MemberView::decl(),
+        MatrixView::decl(),
         AgentAction::decl(),
         AgentRow::decl(),
         AgentsView::decl(),

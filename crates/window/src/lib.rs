@@ -13,6 +13,7 @@ pub mod inbox;
 pub mod list;
 pub mod machines;
 pub mod markdown;
+pub mod matrix;
 pub mod notice;
 pub mod page;
 pub mod pictures;

@@ -65,24 +65,6 @@ enum MatrixCommand {
     Leave,
 }
 
-/// The team's rule and the delay, in words.
-fn rule_words(rule: &room::Rule) -> String {
-    let team = if rule.approvers.is_empty() {
-        tr().tr("matrix-rule-anyone")
-    } else {
-        let names = rule.approvers.join(", ");
-        tr().tr_args("matrix-rule-team", &[("quorum", rule.quorum.into()), ("approvers", (&names).into())])
-    };
-    let after = match rule.after {
-        None => tr().tr("matrix-rule-at-once"),
-        Some(d) => {
-            let d = humantime::format_duration(d).to_string();
-            tr().tr_args("matrix-rule-after", &[("after", (&d).into())])
-        }
-    };
-    format!("{team} {after}")
-}
-
 fn failed(e: &MatrixError) -> ExitCode {
     crate::fail(1, &format!("userq matrix: {}", e.words(tr())))
 }
@@ -119,7 +101,7 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
             match room::set_up(&place, &wanted).await {
                 Ok(rule) => {
                     println!("{}", tr().tr_args("matrix-room-done", &[("room", (&rule.room).into())]));
-                    println!("{}", rule_words(&rule));
+                    println!("{}", bridge::rule_words(&rule, tr()));
                     ExitCode::SUCCESS
                 }
                 Err(e) => failed(&e),
@@ -143,7 +125,7 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                     None => println!("{}", tr().tr("matrix-status-no-room")),
                     Some(r) => {
                         println!("{}", tr().tr_args("matrix-status-room", &[("room", (&r.rule.room).into())]));
-                        println!("{}", rule_words(&r.rule));
+                        println!("{}", bridge::rule_words(&r.rule, tr()));
                         for m in &r.members {
                             let id = if m.approver { "matrix-status-approver" } else { "matrix-status-member" };
                             let words = [("user", (&m.user).into()), ("membership", (&m.membership).into())];
