@@ -13,12 +13,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use matrix_sdk::attachment::AttachmentConfig;
 use matrix_sdk::deserialized_responses::EncryptionInfo;
 use matrix_sdk::deserialized_responses::{VerificationLevel, VerificationState};
+use matrix_sdk::room::reply::{EnforceThread, Reply};
 use matrix_sdk::room::RelationsOptions;
 use matrix_sdk::ruma::api::Direction;
 use matrix_sdk::ruma::events::poll::unstable_end::UnstablePollEndEventContent;
 use matrix_sdk::ruma::events::relation::Thread;
+use matrix_sdk::ruma::events::room::message::{AddMentions, ReplyWithinThread};
 use matrix_sdk::ruma::events::room::message::{Relation, RoomMessageEventContent};
 use matrix_sdk::ruma::events::{
     AnySyncMessageLikeEvent, AnySyncTimelineEvent, MessageLikeEventContent, SyncMessageLikeEvent,
@@ -213,43 +216,48 @@ impl Bridge {
     }
 
     /// Puts the ask in the room and counts what comes back until it is decided; then
-    /// delivers it. Never returns otherwise: the ask's other ending stops it.
-    async fn follow(&self, ask: &Ask, posted: &Mutex<Vec<OwnedEventId>>) {
+    /// delivers it. Never returns otherwise: the ask's other ending stops it. What it
+    /// sent is in `posted` from the moment each event is sent.
+    async fn follow(&self, ask: &Ask, posted: &Mutex<Option<Posted>>) {
         let request = ask.request();
         let key = ask.request_json().get();
         let (to, mut heard) = mpsc::unbounded_channel();
         let mut tally = Tally::new(request, self.team.clone());
         let first_open = request.questions.iter().position(|q| post::poll(q).is_none()).unwrap_or(0);
+        let route = |id: &str, at: usize| {
+            if let Ok(id) = OwnedEventId::try_from(id) {
+                self.routes.lock().unwrap().insert(id, Route { to: to.clone(), at });
+            }
+        };
         if let Some(earlier) = self.open.take(key) {
             // Asked again after a restart: the same question in the room, and what was
             // said there meanwhile.
-            let message = OwnedEventId::try_from(earlier.message.as_str()).ok();
-            let polls =
-                earlier.polls.iter().filter_map(|(at, id)| Some((*at, OwnedEventId::try_from(id.as_str()).ok()?)));
-            {
-                let mut routes = self.routes.lock().unwrap();
-                for (at, id) in message.map(|m| (first_open, m)).into_iter().chain(polls) {
-                    posted.lock().unwrap().push(id.clone());
-                    routes.insert(id, Route { to: to.clone(), at });
-                }
+            route(&earlier.message, first_open);
+            for (at, id) in &earlier.polls {
+                route(id, *at);
             }
+            *posted.lock().unwrap() = Some(earlier.clone());
             self.replay(&earlier).await;
         } else {
             if let Some(after) = self.after {
                 tokio::time::sleep(after).await;
             }
-            let message = self.send(|| post::message(request, &self.here)).await;
-            posted.lock().unwrap().push(message.clone());
-            self.routes.lock().unwrap().insert(message.clone(), Route { to: to.clone(), at: first_open });
-            let mut polls = Vec::new();
+            let message = self.send(|| post::message(request, &self.here)).await.to_string();
+            route(&message, first_open);
+            let sent = |add: &dyn Fn(&mut Posted)| add(posted.lock().unwrap().as_mut().expect("the message was sent"));
+            *posted.lock().unwrap() =
+                Some(Posted { request: key.to_owned(), message: message.clone(), polls: vec![], files: vec![] });
+            for file in post::files(request) {
+                let id = self.send_file(&message, &file).await.to_string();
+                sent(&|p| p.files.push(id.clone()));
+            }
             for (at, question) in request.questions.iter().enumerate() {
                 let Some(poll) = post::poll(question) else { continue };
-                let id = self.send(|| poll.clone()).await;
-                posted.lock().unwrap().push(id.clone());
-                self.routes.lock().unwrap().insert(id.clone(), Route { to: to.clone(), at });
-                polls.push((at, id.to_string()));
+                let id = self.send(|| poll.clone()).await.to_string();
+                route(&id, at);
+                sent(&|p| p.polls.push((at, id.clone())));
             }
-            self.open.keep(Posted { request: key.to_owned(), message: message.to_string(), polls });
+            self.open.keep(posted.lock().unwrap().clone().expect("sent"));
         }
         loop {
             let wake = tally.next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
@@ -324,26 +332,48 @@ impl Bridge {
         }
     }
 
+    /// A long detail, whole, as an encrypted file in the thread of `message`; sent
+    /// again and again until it is, as [`Self::send`] does.
+    async fn send_file(&self, message: &str, file: &post::File) -> OwnedEventId {
+        let Ok(message) = OwnedEventId::try_from(message) else { return std::future::pending().await };
+        loop {
+            if let Some(room) = self.room() {
+                let reply = Reply {
+                    event_id: message.clone(),
+                    enforce_thread: EnforceThread::Threaded(ReplyWithinThread::No),
+                    add_mentions: AddMentions::No,
+                };
+                let config = AttachmentConfig::new().reply(Some(reply));
+                let bytes = file.text.clone().into_bytes();
+                match room.send_attachment(&file.name, &mime::TEXT_PLAIN_UTF_8, bytes, config).await {
+                    Ok(sent) => return sent.event_id,
+                    Err(e) => tracing::warn!("matrix: a question's file waits to reach the room: {e}"),
+                }
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    }
+
     /// After the ask ended: its polls ended with where it was answered; redacted
     /// unless the room answered it.
-    pub(super) async fn withdraw(&self, posted: Vec<OwnedEventId>, ours: bool, how: String) {
-        if let Some(message) = posted.first() {
-            self.open.end(message.as_str());
-        }
+    pub(super) async fn withdraw(&self, posted: Posted, ours: bool, how: String) {
+        self.open.end(&posted.message);
+        let events: Vec<OwnedEventId> = posted.events().filter_map(|id| id.try_into().ok()).collect();
         {
             let mut routes = self.routes.lock().unwrap();
-            for id in &posted {
+            for id in &events {
                 routes.remove(id);
             }
         }
         let Some(room) = self.room() else { return };
-        for poll in posted.iter().skip(1) {
-            if let Err(e) = room.send(UnstablePollEndEventContent::new(how.clone(), poll.clone())).await {
+        for (_, poll) in &posted.polls {
+            let Ok(poll) = OwnedEventId::try_from(poll.as_str()) else { continue };
+            if let Err(e) = room.send(UnstablePollEndEventContent::new(how.clone(), poll)).await {
                 tracing::warn!("matrix: could not end a poll: {e}");
             }
         }
         if !ours {
-            for id in posted.iter().rev() {
+            for id in events.iter().rev() {
                 if let Err(e) = room.redact(id, None, None).await {
                     tracing::warn!("matrix: could not take a question down: {e}");
                 }
@@ -359,7 +389,7 @@ pub struct Answering(pub Arc<Bridge>);
 impl Answerer for Answering {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
         let bridge = &self.0;
-        let posted = Mutex::new(Vec::new());
+        let posted = Mutex::new(None);
         let follow = bridge.follow(ask, &posted);
         let rest = async {
             match next.run().await {
@@ -379,9 +409,9 @@ impl Answerer for Answering {
             outcome = &mut rest => outcome,
             () = &mut follow => rest.await,
         };
-        let posted = std::mem::take(&mut *posted.lock().unwrap());
-        if posted.is_empty() || (bridge.stopping)() {
-            // Not in the room yet; or the server stops, and its asker may ask again.
+        let Some(posted) = posted.lock().unwrap().take() else { return outcome };
+        if (bridge.stopping)() {
+            // The server stops: its asker may ask again, and finds it in the room.
             return outcome;
         }
         let by = ask.answered_by().map(|n| Decider::parse(&n));

@@ -95,8 +95,7 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
     let sweep = tokio::spawn(async move {
         tokio::time::sleep(COME_BACK).await;
         for posted in left.open.left() {
-            let events = posted.events().filter_map(|id| id.try_into().ok()).collect();
-            left.withdraw(events, false, "Withdrawn: the agent stopped asking.".into()).await;
+            left.withdraw(posted, false, "Withdrawn: the agent stopped asking.".into()).await;
         }
     });
     let sync = tokio::spawn(async move {

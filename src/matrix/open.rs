@@ -26,12 +26,16 @@ pub struct Posted {
     /// The message, then each poll with the question it asks.
     pub message: String,
     pub polls: Vec<(usize, String)>,
+    /// Long details sent whole as files, in the message's thread.
+    #[serde(default)]
+    pub files: Vec<String>,
 }
 
 impl Posted {
     /// Every event of it, the message first.
     pub fn events(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.message.as_str()).chain(self.polls.iter().map(|(_, id)| id.as_str()))
+        let polls = self.polls.iter().map(|(_, id)| id.as_str());
+        std::iter::once(self.message.as_str()).chain(self.files.iter().map(String::as_str)).chain(polls)
     }
 }
 
@@ -109,14 +113,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let place = Place::at(dir.path());
         let open = Open::load(&place).unwrap();
-        let posted = Posted { request: "{\"q\":1}".into(), message: "$m".into(), polls: vec![(0, "$p".into())] };
+        let posted = Posted {
+            request: "{\"q\":1}".into(),
+            message: "$m".into(),
+            polls: vec![(0, "$p".into())],
+            files: vec!["$f".into()],
+        };
         open.keep(posted.clone());
         let again = Open::load(&place).unwrap();
         assert_eq!(again.left(), vec![posted.clone()]);
         assert_eq!(again.take("{\"q\":1}"), Some(posted.clone()));
         assert!(again.left().is_empty(), "taken up");
         assert_eq!(again.take("{\"q\":2}"), None);
-        assert_eq!(posted.events().collect::<Vec<_>>(), ["$m", "$p"]);
+        assert_eq!(posted.events().collect::<Vec<_>>(), ["$m", "$f", "$p"]);
         again.end("$m");
         assert!(Open::load(&place).unwrap().all().is_empty());
         std::fs::write(dir.path().join("open.json"), b"{").unwrap();

@@ -1,7 +1,8 @@
 //! A question as the room sees it: one message with the header, who asks (agent,
 //! project, machine), each question and its detail (a plan as sanitized HTML, a diff
 //! as a code block), and one disclosed poll per question that has options, so the room
-//! sees who voted what. Every text in it is the agent's, so the HTML is built from
+//! sees who voted what. A detail too long to read in a message (a long diff) comes
+//! whole as a file in the message's thread ([`files`]); the message keeps its start. Every text in it is the agent's, so the HTML is built from
 //! escaped text and markdown that passes ammonia's allow-list of what Matrix clients
 //! show (no scripts, no styles, no images that would load from elsewhere).
 
@@ -12,10 +13,49 @@ use matrix_sdk::ruma::events::poll::unstable_start::{
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
 use matrix_sdk::ruma::UInt;
 
+use crate::model::labels::CODE_REVIEW;
 use crate::model::{Question, Request};
 
 /// A poll holds at most this many options (MSC3381); more are named in the message.
 pub const MOST_OPTIONS: usize = 20;
+
+/// A detail longer than this comes whole as a file.
+pub const LONG_DETAIL: usize = 12 * 1024;
+/// How much of a long detail the message keeps.
+const KEPT: usize = 2 * 1024;
+
+/// A detail sent whole as a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    pub name: String,
+    pub text: String,
+}
+
+/// The files of `request`: each detail too long for a message, named by its question
+/// (`plan.md`, `changes.diff`).
+pub fn files(request: &Request) -> Vec<File> {
+    request
+        .questions
+        .iter()
+        .filter_map(|q| {
+            let detail = q.detail.as_deref().filter(|d| d.len() > LONG_DETAIL)?;
+            let diff = q.intent.as_ref().is_some_and(|i| i.kind == CODE_REVIEW) || detail.contains("diff --git");
+            Some(File { name: format!("{}.{}", q.id, if diff { "diff" } else { "md" }), text: detail.to_owned() })
+        })
+        .collect()
+}
+
+/// The start of a long detail: whole lines, about [`KEPT`] bytes.
+fn start_of(detail: &str) -> &str {
+    let mut end = 0;
+    for line in detail.split_inclusive('\n') {
+        if end + line.len() > KEPT {
+            break;
+        }
+        end += line.len();
+    }
+    &detail[..end]
+}
 
 /// The id of a question's `n`th option in its poll.
 pub fn option_id(n: usize) -> String {
@@ -39,8 +79,18 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
         plain.push_str(&format!("\n\n{header}{}", q.question));
         html.push_str(&format!("<p><strong>{}</strong>{}</p>", escape(&header), escape(&q.question)));
         if let Some(detail) = q.detail.as_deref() {
-            plain.push_str(&format!("\n\n{detail}"));
-            html.push_str(&markdown(detail));
+            let long = detail.len() > LONG_DETAIL;
+            let shown = if long { start_of(detail) } else { detail };
+            plain.push_str(&format!("\n\n{shown}"));
+            html.push_str(&markdown(shown));
+            if long {
+                let line = format!(
+                    "… {} lines in all: the whole of it is in the file in this message's thread.",
+                    detail.lines().count()
+                );
+                plain.push_str(&format!("\n{line}"));
+                html.push_str(&format!("<p><em>{}</em></p>", escape(&line)));
+            }
         }
         if q.options.len() > MOST_OPTIONS {
             let rest: Vec<&str> = q.options[MOST_OPTIONS..].iter().map(|o| o.label.as_str()).collect();
@@ -170,6 +220,21 @@ mod tests {
         let text = escape("<b>&\"x\"</b>");
         assert_eq!(text, "&lt;b&gt;&amp;\"x\"&lt;/b&gt;", "body text: quotes need no escaping");
         assert!(json["body"].as_str().unwrap().contains("Plan review: Approve this plan?"));
+    }
+
+    #[test]
+    fn a_long_diff_comes_whole_as_a_file_and_the_message_keeps_its_start() {
+        let diff: String = (0..2000).map(|n| format!("+line {n}\n")).collect();
+        let mut request = plan();
+        request.questions[0].detail = Some(format!("diff --git a/x b/x\n{diff}"));
+        let sent = files(&request);
+        let whole = request.questions[0].detail.as_ref().unwrap();
+        assert_eq!(sent, vec![File { name: "plan.diff".into(), text: whole.clone() }]);
+        let json = serde_json::to_value(message(&request, "alpha")).unwrap();
+        let body = json["body"].as_str().unwrap();
+        assert!(body.contains("+line 10\n") && !body.contains("+line 1999"), "the start only");
+        assert!(body.contains("2001 lines in all: the whole of it is in the file"), "{body}");
+        assert!(files(&plan()).is_empty(), "a short detail stays in the message");
     }
 
     #[test]

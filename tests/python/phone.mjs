@@ -9,6 +9,7 @@ import { ClientEvent, RoomEvent, RoomMemberEvent, MatrixEventEvent } from "matri
 import { OnlySignedDevicesIsolationMode } from "matrix-js-sdk/lib/crypto-api/index.js";
 import { logger } from "matrix-js-sdk/lib/logger.js";
 import readline from "node:readline";
+import { webcrypto } from "node:crypto";
 
 logger.setLevel("error");
 const [baseUrl, user, password, ...flags] = process.argv.slice(2);
@@ -33,6 +34,21 @@ await client.initRustCrypto({ useIndexedDB: false });
 const crypto = client.getCrypto();
 // A device its owner never signed cannot send in strict mode: it plays an older client.
 if (!unsigned) crypto.setDeviceIsolationMode(new OnlySignedDevicesIsolationMode());
+
+/** An encrypted attachment, fetched and decrypted as Element does (AES-CTR, its SHA-256 checked). */
+async function fileText(file) {
+  const [, server, id] = file.url.match(/^mxc:\/\/([^/]+)\/(.+)$/);
+  const response = await fetch(`${baseUrl}/_matrix/client/v1/media/download/${server}/${id}`, {
+    headers: { Authorization: `Bearer ${login.access_token}` },
+  });
+  const data = new Uint8Array(await response.arrayBuffer());
+  const digest = Buffer.from(await webcrypto.subtle.digest("SHA-256", data)).toString("base64");
+  if (digest.replace(/=+$/, "") !== file.hashes.sha256) throw new Error("the file's hash does not match");
+  const key = await webcrypto.subtle.importKey("jwk", file.key, { name: "AES-CTR" }, false, ["decrypt"]);
+  const counter = Buffer.from(file.iv, "base64");
+  const plain = await webcrypto.subtle.decrypt({ name: "AES-CTR", counter, length: 64 }, key, data);
+  return new TextDecoder().decode(plain);
+}
 
 const seen = new Set();
 async function read(event) {
@@ -66,6 +82,7 @@ async function read(event) {
         html: content.formatted_body,
         msgtype: content.msgtype,
         thread: rel?.rel_type === "m.thread" ? rel.event_id : null,
+        file: content.file ? await fileText(content.file) : null,
       },
     });
   } else if (type === "m.room.redaction") {

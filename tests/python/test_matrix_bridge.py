@@ -62,7 +62,8 @@ def stored(homeserver):
     with sqlite3.connect(db) as c:
         rows = c.execute("SELECT json FROM event_json").fetchall()
     text = "\n".join(r[0] for r in rows)
-    for f in [db, db.with_name("homeserver.db-wal")]:
+    media = [f for f in (homeserver.folder / "media").rglob("*") if f.is_file()]
+    for f in [db, db.with_name("homeserver.db-wal"), *media]:
         if f.exists():
             text += f.read_bytes().decode("latin-1")
     return text
@@ -118,9 +119,24 @@ def test_a_plan_is_approved_on_the_phone_and_a_question_answered_at_the_desk_lea
         record = desk.record("Which region?")
         assert record["answeredBy"] == "desk person" and record["outcome"]["answer"]["answers"][0]["selected"] == ["eu-west"], record
 
+        # A long diff: the message keeps its start, the whole of it is a file in its thread.
+        diff = "diff --git a/app.py b/app.py\n" + "".join(f"+kept-whole-{n}\n" for n in range(1500))
+        (tmp_path / "long.diff").write_text(diff)
+        asked = desk.ask("Apply it?", "--option", "Yes", "--option", "No", "--detail-file", str(tmp_path / "long.diff"))
+        person.expect("questions/offer")
+        header = alice.wait(lambda m: "Apply it?" in (m.get("message") or {}).get("body", ""), "its message")["message"]
+        assert "+kept-whole-10\n" in header["body"] and "+kept-whole-1499" not in header["body"], "its start"
+        assert "1501 lines in all" in header["body"]
+        file = alice.wait(lambda m: (m.get("message") or {}).get("msgtype") == "m.file", "the diff's file")["message"]
+        assert file["thread"] == header["id"] and file["body"] == "q.diff" and file["encrypted"], file
+        assert file["file"] == diff, "the whole diff, decrypted on the phone"
+        alice.send(room=room, vote=alice.poll("Apply it?")["id"], answers=["o1"])
+        assert json.loads(asked.communicate(timeout=60)[0])["answers"][0]["selected"] == ["Yes"]
+
         # What the homeserver keeps and pushes: no question, no answer.
         kept = stored(homeserver)
-        for secret in ["Rotate the signing keys", "Mind the old keys", "Which region", "eu-west", "Approve this plan"]:
+        for secret in ["Rotate the signing keys", "Mind the old keys", "Which region", "eu-west", "Approve this plan",
+                       "kept-whole-"]:
             assert secret not in kept, f"{secret!r} is on the homeserver in clear text"
         assert gateway.pushed, "the phone's pusher was pushed to"
         for push in gateway.pushed:
