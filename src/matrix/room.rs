@@ -164,12 +164,12 @@ pub async fn room_of(client: &Client, rule: &Rule) -> Result<Option<matrix_sdk::
     Ok(client.get_room(&id))
 }
 
-/// The room's members (the bridge aside).
+/// The room's members (the bridge aside), by user id.
 pub async fn members(client: &Client, rule: &Rule) -> Result<Vec<Member>, matrix_sdk::Error> {
     let Some(room) = room_of(client, rule).await? else { return Ok(Vec::new()) };
     let me = client.user_id().map(ToOwned::to_owned);
     let listed = room.members(RoomMemberships::JOIN | RoomMemberships::INVITE).await?;
-    Ok(listed
+    let mut members: Vec<Member> = listed
         .iter()
         .filter(|m| Some(m.user_id()) != me.as_deref())
         .map(|m| Member {
@@ -178,7 +178,10 @@ pub async fn members(client: &Client, rule: &Rule) -> Result<Vec<Member>, matrix
             approver: rule.approvers.iter().any(|a| a == m.user_id().as_str()),
             identity: super::pins::Standing::NotSeen,
         })
-        .collect())
+        .collect();
+    // The store keeps them in no order: by id, the same at every look.
+    members.sort_by(|a, b| a.user.cmp(&b.user));
+    Ok(members)
 }
 
 impl Place {

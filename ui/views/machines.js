@@ -12,20 +12,30 @@ import { tr } from "../text.js";
 
 let shown = 0;
 
-async function load() {
-  const mine = ++shown;
-  const connection = byId("machines-connection");
-  connection.textContent = tr("window-machines-checking");
+/**
+ * What `call` brings for load `mine`, saying `checking` in `connection` meanwhile;
+ * null when it failed (its error said there) or a newer load began.
+ * @template T
+ * @param {number} mine @param {HTMLElement} connection @param {string} checking
+ * @param {() => Promise<T>} call @returns {Promise<T | null>}
+ */
+async function fetched(mine, connection, checking, call) {
+  connection.textContent = tr(checking);
   connection.className = "connection";
-  /** @type {MachinesView} */
-  let circle;
   try {
-    circle = await commands.relayStatus();
+    const got = await call();
+    return mine === shown ? got : null;
   } catch (e) {
     if (mine === shown) connection.textContent = /** @type {UiError} */ (e).message;
-    return;
+    return null;
   }
-  if (mine !== shown) return;
+}
+
+/** @param {number} mine the load this is */
+async function load(mine) {
+  const connection = byId("machines-connection");
+  const circle = await fetched(mine, connection, "window-machines-checking", commands.relayStatus);
+  if (!circle) return;
   byId("machines-unpaired").hidden = circle.paired;
   byId("machines-circle").hidden = !circle.paired;
   connection.textContent = circle.connectionLabel;
@@ -45,17 +55,8 @@ async function load() {
 /** @param {number} mine the load this is */
 async function loadMatrix(mine) {
   const connection = byId("matrix-connection");
-  connection.textContent = tr("window-matrix-checking");
-  connection.className = "connection";
-  /** @type {MatrixView} */
-  let bridge;
-  try {
-    bridge = await commands.matrixStatus();
-  } catch (e) {
-    if (mine === shown) connection.textContent = /** @type {UiError} */ (e).message;
-    return;
-  }
-  if (mine !== shown) return;
+  const bridge = await fetched(mine, connection, "window-matrix-checking", commands.matrixStatus);
+  if (!bridge) return;
   byId("matrix-none").hidden = bridge.setUp;
   byId("matrix-bridge").hidden = !bridge.setUp;
   connection.hidden = !bridge.setUp;
@@ -98,7 +99,7 @@ export const view = {
   name: "machines",
   show: () => {
     byId("machines-invite-box").hidden = true;
-    const loaded = load();
-    return Promise.all([loaded, loadMatrix(shown)]);
+    const mine = ++shown;
+    return Promise.all([load(mine), loadMatrix(mine)]);
   },
 };
