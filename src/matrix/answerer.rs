@@ -199,11 +199,25 @@ impl Bridge {
     /// Sends `content` to the room, again and again until it is sent (the homeserver
     /// may be down, or the room not synced yet); for as long as the ask is pending.
     async fn send<C: MessageLikeEventContent>(&self, content: impl Fn() -> C) -> OwnedEventId {
+        self.until_sent(|room| {
+            let content = content();
+            async move { room.send(content).await.map(|sent| sent.response.event_id) }
+        })
+        .await
+    }
+
+    /// What `attempt` sends, tried again every [`RETRY`] until it is sent; the first
+    /// failure is logged.
+    async fn until_sent<F, Fut>(&self, attempt: F) -> OwnedEventId
+    where
+        F: Fn(Room) -> Fut,
+        Fut: std::future::Future<Output = Result<OwnedEventId, matrix_sdk::Error>>,
+    {
         let mut told = false;
         loop {
             if let Some(room) = self.room() {
-                match room.send(content()).await {
-                    Ok(sent) => return sent.response.event_id,
+                match attempt(room).await {
+                    Ok(id) => return id,
                     Err(e) if !told => {
                         tracing::warn!("matrix: a question waits to reach the room: {e}");
                         told = true;
@@ -336,22 +350,20 @@ impl Bridge {
     /// again and again until it is, as [`Self::send`] does.
     async fn send_file(&self, message: &str, file: &post::File) -> OwnedEventId {
         let Ok(message) = OwnedEventId::try_from(message) else { return std::future::pending().await };
-        loop {
-            if let Some(room) = self.room() {
-                let reply = Reply {
-                    event_id: message.clone(),
-                    enforce_thread: EnforceThread::Threaded(ReplyWithinThread::No),
-                    add_mentions: AddMentions::No,
-                };
-                let config = AttachmentConfig::new().reply(Some(reply));
-                let bytes = file.text.clone().into_bytes();
-                match room.send_attachment(&file.name, &mime::TEXT_PLAIN_UTF_8, bytes, config).await {
-                    Ok(sent) => return sent.event_id,
-                    Err(e) => tracing::warn!("matrix: a question's file waits to reach the room: {e}"),
-                }
+        self.until_sent(|room| {
+            let reply = Reply {
+                event_id: message.clone(),
+                enforce_thread: EnforceThread::Threaded(ReplyWithinThread::No),
+                add_mentions: AddMentions::No,
+            };
+            let config = AttachmentConfig::new().reply(Some(reply));
+            let bytes = file.text.clone().into_bytes();
+            async move {
+                let sent = room.send_attachment(&file.name, &mime::TEXT_PLAIN_UTF_8, bytes, config).await?;
+                Ok(sent.event_id)
             }
-            tokio::time::sleep(RETRY).await;
-        }
+        })
+        .await
     }
 
     /// After the ask ended: its polls ended with where it was answered; redacted
