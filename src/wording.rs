@@ -11,6 +11,7 @@ use crate::model::labels::{
     PLAN_QUESTION, PLAN_REVIEW, REQUEST_CHANGES, REVIEW_HEADER, REVIEW_QUESTION, REVISE, SEND,
 };
 use crate::model::{Intent, Question, QuestionOption};
+use crate::service::Progress;
 
 /// The product's own labels, by intent, and the messages that show each and its
 /// description.
@@ -76,6 +77,22 @@ pub fn shown_title(
     (question, header)
 }
 
+/// Where a team question stands, in sentences: what the desk's person voted, who else
+/// approved, how many more approvals it needs.
+pub fn progress(progress: &Progress, text: &Text) -> String {
+    let mut said = Vec::new();
+    if let Some(yours) = &progress.yours {
+        said.push(text.tr_args("team-yours", &[("label", (&yours.join(", ")).into())]));
+    }
+    if !progress.approved.is_empty() {
+        said.push(text.tr_args("team-approved", &[("who", (&progress.approved.join(", ")).into())]));
+    }
+    said.push(text.tr_args("team-needed", &[("needed", progress.needed.into())]));
+    said.into_iter()
+        .reduce(|first, second| text.tr_args("sentences", &[("first", (&first).into()), ("second", (&second).into())]))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +125,17 @@ mod tests {
         assert_eq!(ended("ASK_ABORTED", &en), "withdrawn by the agent");
         assert_eq!(ended("SOME_ANSWERER_CODE", &en), "ended without an answer");
         assert_eq!(ended("ASK_CANCELLED", &Text::for_tag("zh-CN")), "已忽略");
+    }
+
+    #[test]
+    fn a_team_questions_progress_is_said_in_sentences() {
+        let mine = Progress { approved: vec!["@alice:hs".into()], needed: 1, yours: Some(vec![ALLOW.into()]) };
+        assert_eq!(
+            progress(&mine, &Text::for_tag("en")),
+            "You voted Allow. @alice:hs approved. One more approval needed."
+        );
+        assert_eq!(progress(&mine, &Text::for_tag("zh-CN")), "你投了“Allow”。@alice:hs 已批准。还需要 1 人批准。");
+        let none = Progress { needed: 2, ..Progress::default() };
+        assert_eq!(progress(&none, &Text::for_tag("en")), "2 more approvals needed.");
     }
 }

@@ -620,3 +620,66 @@ async fn every_ending_comes_back_up_the_waterfall_before_the_asker_has_it() {
     assert_eq!(e.code(), "CALLER_NOT_LIVE");
     assert_eq!(watching.refused.lock().unwrap().clone(), [("gone".to_owned(), "CALLER_NOT_LIVE".to_owned())]);
 }
+
+/// Counts two votes: the first answer given below is counted, the second completes it,
+/// any `npm` decides at once.
+struct TwoVotes(Mutex<u32>);
+impl user_questions::service::Count for TwoVotes {
+    fn vote_here(&self, answer: &Answer) -> user_questions::service::Vote {
+        use user_questions::service::{Progress, Vote};
+        if answer.answers[0].selected == ["npm"] {
+            return Vote::Decides;
+        }
+        let mut votes = self.0.lock().unwrap();
+        *votes += 1;
+        match *votes {
+            1 => Vote::Counted(Progress { approved: vec![], needed: 1, yours: Some(vec!["pnpm".into()]) }),
+            _ => Vote::Completes { answer: answer.clone(), by: "two people".into() },
+        }
+    }
+}
+
+/// Puts [`TwoVotes`] on every ask before handing it on.
+struct Counting;
+#[async_trait]
+impl Answerer for Counting {
+    async fn answer(&self, ask: &Ask, next: Next<'_>) -> Outcome {
+        ask.count_with(Arc::new(TwoVotes(Mutex::new(0))));
+        next.run().await
+    }
+}
+
+#[tokio::test]
+async fn a_counted_ask_takes_an_answer_below_as_a_vote_until_its_count_completes() {
+    let s = UserQuestions::new();
+    s.register("count", Scope::Any, 1, Arc::new(Counting));
+    let (holder, mut held) = holding();
+    s.register("holder", Scope::Any, 0, holder);
+    let asking = tokio::spawn({
+        let s = s.clone();
+        async move { ask(&s, pkg_request()).await }
+    });
+    let a = held.recv().await.unwrap();
+    let mut watching = a.watch_progress().expect("counted");
+    a.answer(pnpm()).unwrap();
+    assert!(!asking.is_finished() && a.ending().is_none(), "one vote of two: still pending");
+    assert_eq!(s.pending()[0].progress.as_ref().unwrap().needed, 1, "observers see where it stands");
+    assert!(watching.has_changed().unwrap());
+    let listed = serde_json::to_value(&s.pending()[0]).unwrap();
+    assert_eq!(listed["progress"], json!({"approved": [], "needed": 1, "yours": ["pnpm"]}));
+    a.answer(pnpm()).unwrap();
+    assert_eq!(asking.await.unwrap().unwrap(), pnpm());
+    assert_eq!(a.answered_by().as_deref(), Some("two people"), "the count says who decided");
+
+    // An answer the count says decides alone ends it at once, as given.
+    let asking = tokio::spawn({
+        let s = s.clone();
+        async move { ask(&s, pkg_request()).await }
+    });
+    let a = held.recv().await.unwrap();
+    let npm = Answer::new(vec![AnswerItem::selected("pkg", &["npm"])]);
+    a.answer(npm.clone()).unwrap();
+    assert_eq!(asking.await.unwrap().unwrap(), npm);
+    assert_eq!(a.answered_by().as_deref(), Some("holder"));
+    assert!(s.pending().is_empty());
+}

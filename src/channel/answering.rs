@@ -182,6 +182,13 @@ impl Answering {
         self.client.call::<AnswerQuestion>(&params).await.map(drop)
     }
 
+    /// Where a team question this answerer voted on stands, while it waits for the
+    /// rest of the team (its answer was counted as the desk's vote).
+    pub async fn progress(&self, key: &AskKey) -> Option<crate::service::Progress> {
+        let pending = self.client.call::<super::protocol::Pending>(&super::protocol::Empty {}).await.ok()?;
+        pending.pending.into_iter().find(|p| p.ask == key.ask)?.progress
+    }
+
     /// The person dismissed a held ask: it ends with `ASK_CANCELLED`.
     pub async fn dismiss(&self, key: &AskKey) -> Result<(), ClientError> {
         self.current(key)?;

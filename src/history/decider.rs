@@ -22,7 +22,9 @@ pub enum Decider {
     Rule(i64),
     /// The person's deadline passed with nobody answering.
     Deadline,
-    /// People in the Matrix room, each as `@user:server/DEVICE`: one, or a team's approvers.
+    /// People in the Matrix room, each as `@user:server/DEVICE`: one, or a team's
+    /// approvers, among them the desk's own person (`@user:server/desk`, or `desk`
+    /// when they are not named on Matrix).
     Matrix(Vec<String>),
     /// Any other answerer, by the name it registered (a script, a tool).
     Answerer(String),
@@ -66,8 +68,15 @@ impl Decider {
             Self::Rule(id) => text.tr_args("decider-rule", &[("id", (&id.to_string()).into())]),
             Self::Deadline => text.tr("decider-deadline"),
             Self::Matrix(people) => {
-                let users: Vec<&str> =
-                    people.iter().map(|p| p.split_once('/').map_or(p.as_str(), |(u, _)| u)).collect();
+                let desk = text.tr("decider-desk");
+                let users: Vec<&str> = people
+                    .iter()
+                    .map(|p| match p.split_once('/') {
+                        _ if p == "desk" => desk.as_str(),
+                        Some((user, _)) => user,
+                        None => p,
+                    })
+                    .collect();
                 text.tr_args("decider-matrix", &[("people", (&users.join(", ")).into())])
             }
             Self::Answerer(name) => text.tr_args("decider-answerer", &[("name", name.into())]),
@@ -116,6 +125,11 @@ mod tests {
                 Decider::Matrix(vec!["@alice:hs/PHONE".into(), "@bob:hs/TAB".into()]),
                 "@alice:hs, @bob:hs on Matrix",
                 "@alice:hs, @bob:hs（Matrix）",
+            ),
+            (
+                Decider::Matrix(vec!["desk".into(), "@alice:hs/PHONE".into()]),
+                "you at the desk, @alice:hs on Matrix",
+                "你（在桌面）, @alice:hs（Matrix）",
             ),
             (Decider::Answerer("ci-bot".into()), "ci-bot", "ci-bot"),
         ] {

@@ -34,10 +34,10 @@ use tokio::sync::mpsc;
 use super::open::{Open, Posted};
 use super::pins::Pins;
 use super::post;
-use super::tally::{Tally, Team, Voter};
+use super::tally::{Tally, Team, Voter, DESK};
 use crate::history::decider::Decider;
 use crate::model::{Answer, ErrorCode, UserQuestionError};
-use crate::service::{Answerer, Ask, Next};
+use crate::service::{Answerer, Ask, Count, Next, Vote};
 
 /// How often a message that could not be sent is tried again.
 const RETRY: Duration = Duration::from_secs(2);
@@ -45,8 +45,47 @@ const RETRY: Duration = Duration::from_secs(2);
 /// What the room said about one of an ask's questions.
 #[derive(Debug)]
 pub enum Heard {
-    Vote { at: usize, voter: Voter, when: MilliSecondsSinceUnixEpoch, answers: Vec<String> },
-    Reply { at: usize, voter: Voter, text: String },
+    Vote {
+        at: usize,
+        voter: Voter,
+        when: MilliSecondsSinceUnixEpoch,
+        answers: Vec<String>,
+    },
+    Reply {
+        at: usize,
+        voter: Voter,
+        text: String,
+    },
+    /// The desk's person voted (the count took it already).
+    Desk,
+}
+
+/// A team's count as the ask carries it: an answer given here is the desk's own
+/// person's vote, counted with the room's.
+struct DeskCount {
+    tally: Arc<Mutex<Tally>>,
+    desk: Voter,
+    team: Team,
+    voted: mpsc::UnboundedSender<Heard>,
+}
+
+impl Count for DeskCount {
+    fn vote_here(&self, answer: &Answer) -> Vote {
+        let mut tally = self.tally.lock().unwrap();
+        if !tally.desk(&self.desk, answer) {
+            return Vote::Decides;
+        }
+        let _ = self.voted.send(Heard::Desk);
+        match tally.answer() {
+            Some((answer, by)) => Vote::Completes { answer, by: decider(&self.team, &by).to_string() },
+            None => Vote::Counted(tally.progress(&self.desk).unwrap_or_default()),
+        }
+    }
+}
+
+/// Who decided, as the history keeps it.
+fn decider(team: &Team, by: &[Voter]) -> Decider {
+    Decider::Matrix(by.iter().map(|v| team.kept(v)).collect())
 }
 
 /// Where an event of the room goes: the ask it belongs to and its question.
@@ -62,6 +101,9 @@ pub struct Bridge {
     pub(super) team: Team,
     pub(super) after: Option<Duration>,
     pub(super) here: String,
+    /// Who an answer given at the desk is counted as: the desk's person named on
+    /// Matrix, else the bridge's own account (whose votes in the room are never read).
+    desk: OwnedUserId,
     pub(super) pins: Pins,
     pub(super) open: Open,
     routes: Mutex<HashMap<OwnedEventId, Route>>,
@@ -102,10 +144,15 @@ impl Bridge {
         stopping: impl Fn() -> bool + Send + Sync + 'static,
     ) -> Result<Self, String> {
         let room_id = matrix_sdk::ruma::RoomId::parse(&rule.room).map_err(|e| e.to_string())?;
+        let desk = match &rule.desk {
+            Some(desk) => OwnedUserId::try_from(desk.as_str()).map_err(|e| e.to_string())?,
+            None => client.user_id().ok_or("the bridge is not logged in")?.to_owned(),
+        };
         Ok(Self {
+            desk,
             client,
             room_id,
-            team: Team { approvers: rule.approvers.clone(), quorum: rule.quorum },
+            team: rule.team(),
             after: rule.after,
             here: crate::paths::host_name(),
             pins,
@@ -232,11 +279,10 @@ impl Bridge {
     /// Puts the ask in the room and counts what comes back until it is decided; then
     /// delivers it. Never returns otherwise: the ask's other ending stops it. What it
     /// sent is in `posted` from the moment each event is sent.
-    async fn follow(&self, ask: &Ask, posted: &Mutex<Option<Posted>>) {
+    async fn follow(&self, ask: &Ask, posted: &Mutex<Option<Posted>>, counting: Counting) {
+        let Counting { tally, to, mut heard, desk } = counting;
         let request = ask.request();
         let key = ask.request_json().get();
-        let (to, mut heard) = mpsc::unbounded_channel();
-        let mut tally = Tally::new(request, self.team.clone());
         let first_open = request.questions.iter().position(|q| post::poll(q).is_none()).unwrap_or(0);
         let route = |id: &str, at: usize| {
             if let Ok(id) = OwnedEventId::try_from(id) {
@@ -254,7 +300,11 @@ impl Bridge {
             self.replay(&earlier).await;
         } else {
             if let Some(after) = self.after {
-                tokio::time::sleep(after).await;
+                // A vote at the desk that is not enough alone sends it at once.
+                tokio::select! {
+                    () = tokio::time::sleep(after) => {}
+                    _ = heard.recv() => {}
+                }
             }
             let message = self.send(|| post::message(request, &self.here)).await.to_string();
             route(&message, first_open);
@@ -274,16 +324,27 @@ impl Bridge {
             self.open.keep(posted.lock().unwrap().clone().expect("sent"));
         }
         loop {
-            let wake = tally.next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
-            tokio::select! {
-                heard = heard.recv() => match heard {
+            let wake = tally.lock().unwrap().next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+            let heard = tokio::select! {
+                heard = heard.recv() => heard,
+                () = tokio::time::sleep_until(wake.into()) => {
+                    tally.lock().unwrap().tick(Instant::now());
+                    None
+                }
+            };
+            let decided = {
+                let mut tally = tally.lock().unwrap();
+                match heard {
                     Some(Heard::Vote { at, voter, when, answers }) => tally.vote(at, voter, when, answers),
                     Some(Heard::Reply { at, voter, text }) => tally.reply(at, voter, text),
-                    None => return std::future::pending().await,
-                },
-                () = tokio::time::sleep_until(wake.into()) => tally.tick(Instant::now()),
-            }
-            if let Some((answer, by)) = tally.answer() {
+                    Some(Heard::Desk) | None => {}
+                }
+                if let Some(progress) = tally.progress(&desk) {
+                    ask.set_progress(progress);
+                }
+                tally.answer()
+            };
+            if let Some((answer, by)) = decided {
                 if self.deliver(ask, answer, &by) {
                     return;
                 }
@@ -292,8 +353,8 @@ impl Bridge {
     }
 
     fn deliver(&self, ask: &Ask, answer: Answer, by: &[Voter]) -> bool {
-        let who = Decider::Matrix(by.iter().map(|v| format!("{}/{}", v.user, v.device)).collect());
-        match ask.answer(answer) {
+        let who = decider(&self.team, by);
+        match ask.answer_counted(answer) {
             Ok(()) => {
                 ask.note_answered_by(&who.to_string());
                 true
@@ -394,6 +455,32 @@ impl Bridge {
     }
 }
 
+/// What [`Bridge::follow`] counts with: the tally the ask's count shares, and the
+/// room's (and the desk's) word on the ask.
+struct Counting {
+    tally: Arc<Mutex<Tally>>,
+    to: mpsc::UnboundedSender<Heard>,
+    heard: mpsc::UnboundedReceiver<Heard>,
+    desk: Voter,
+}
+
+impl Bridge {
+    /// The tally of `ask`; on the ask as its count when a question needs the team, so
+    /// an answer given here is the desk's vote.
+    fn counting(&self, ask: &Ask) -> Counting {
+        let request = ask.request();
+        let (to, heard) = mpsc::unbounded_channel();
+        let tally = Arc::new(Mutex::new(Tally::new(request, self.team.clone())));
+        let desk = Voter { user: self.desk.clone(), device: DESK.into() };
+        if request.questions.iter().any(|q| self.team.needs(q)) {
+            let count =
+                DeskCount { tally: tally.clone(), desk: desk.clone(), team: self.team.clone(), voted: to.clone() };
+            ask.count_with(Arc::new(count));
+        }
+        Counting { tally, to, heard, desk }
+    }
+}
+
 /// The bridge as the waterfall holds it.
 pub struct Answering(pub Arc<Bridge>);
 
@@ -402,7 +489,8 @@ impl Answerer for Answering {
     async fn answer(&self, ask: &Ask, next: Next<'_>) -> Result<Answer, UserQuestionError> {
         let bridge = &self.0;
         let posted = Mutex::new(None);
-        let follow = bridge.follow(ask, &posted);
+        let counting = bridge.counting(ask);
+        let follow = bridge.follow(ask, &posted, counting);
         let rest = async {
             match next.run().await {
                 // Nobody here: the room holds the ask.
@@ -440,6 +528,20 @@ fn ending(outcome: &Result<Answer, UserQuestionError>, by: Option<&Decider>) -> 
     let en = user_questions_i18n::Text::for_tag("en");
     match (outcome, by) {
         (Err(e), _) if e.code() == ErrorCode::AskAborted.as_str() => "Withdrawn: the agent stopped asking.".into(),
+        // The desk's own person is "you" in their history; in the room, who they are.
+        (_, Some(Decider::Matrix(people))) if people.iter().any(|p| p == DESK) => {
+            let names: Vec<&str> = people
+                .iter()
+                .map(|p| {
+                    if p == DESK {
+                        "the person at the desk"
+                    } else {
+                        p.split_once('/').map_or(p.as_str(), |(u, _)| u)
+                    }
+                })
+                .collect();
+            format!("Answered by {}.", names.join(", "))
+        }
         (_, Some(who)) => format!("Answered by {}.", who.words(&en)),
         (_, None) => "Answered elsewhere.".into(),
     }

@@ -41,8 +41,25 @@ pub fn rule_words(rule: &room::Rule, text: &user_questions_i18n::Text) -> String
     let team = if rule.approvers.is_empty() {
         text.tr("matrix-rule-anyone")
     } else {
+        let separator = text.tr("matrix-rule-list-separator");
+        let kinds: Vec<String> = rule.team_for.iter().map(|k| text.tr(kind_words(k))).collect();
+        let mut what = kinds.join(&separator);
+        if !rule.team_when.is_empty() {
+            let texts = rule.team_when.join(&separator);
+            what = text.tr_args("matrix-rule-when", &[("what", (&what).into()), ("texts", (&texts).into())]);
+        }
         let names = rule.approvers.join(", ");
-        text.tr_args("matrix-rule-team", &[("quorum", rule.quorum.into()), ("approvers", (&names).into())])
+        let words = [("quorum", rule.quorum.into()), ("approvers", (&names).into()), ("what", (&what).into())];
+        let team = text.tr_args("matrix-rule-team", &words);
+        if rule.quorum > 1 {
+            let desk = match &rule.desk {
+                None => text.tr("matrix-rule-desk"),
+                Some(desk) => text.tr_args("matrix-rule-desk-named", &[("desk", desk.into())]),
+            };
+            text.tr_args("matrix-rule-both", &[("team", (&team).into()), ("after", (&desk).into())])
+        } else {
+            team
+        }
     };
     let after = match rule.after {
         None => text.tr("matrix-rule-at-once"),
@@ -52,6 +69,16 @@ pub fn rule_words(rule: &room::Rule, text: &user_questions_i18n::Text) -> String
         }
     };
     text.tr_args("matrix-rule-both", &[("team", (&team).into()), ("after", (&after).into())])
+}
+
+/// The message naming a kind of decision.
+fn kind_words(kind: &str) -> &'static str {
+    use crate::model::labels::{CODE_REVIEW, PLAN_REVIEW};
+    match kind {
+        PLAN_REVIEW => "matrix-kind-plan-review",
+        CODE_REVIEW => "matrix-kind-code-review",
+        _ => "matrix-kind-permission",
+    }
 }
 
 /// How the bridge is: the homeserver reached or not, who it is, cross-signed or not.

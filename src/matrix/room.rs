@@ -34,6 +34,8 @@ pub enum RuleError {
     BadRoom(String),
     #[error("{0} is not end-to-end encrypted: turn encryption on in its settings, or let userq make a room")]
     NotEncrypted(String),
+    #[error("--desk {0} is not one of the approvers: add it to --approvers")]
+    DeskNotApprover(String),
 }
 
 impl RuleError {
@@ -49,6 +51,7 @@ impl RuleError {
             ),
             Self::BadRoom(room) => one("matrix-error-bad-room", room),
             Self::NotEncrypted(room) => one("matrix-error-not-encrypted", room),
+            Self::DeskNotApprover(who) => one("matrix-error-desk-not-approver", who),
         }
     }
 }
@@ -69,6 +72,35 @@ pub struct Rule {
     /// How long a question waits unanswered here before it goes to the room.
     #[serde(default, with = "crate::settings::words", skip_serializing_if = "Option::is_none")]
     pub after: Option<Duration>,
+    /// Who the desk's own person is on Matrix: an answer given here is their vote, and
+    /// theirs in the room the same vote. `None`: a person of their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desk: Option<String>,
+    /// Which kinds of decision need the team (`permission`, `plan-review`, `code-review`).
+    #[serde(default = "every_decision")]
+    pub team_for: Vec<String>,
+    /// When any, only the decisions that say one of these need the team.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub team_when: Vec<String>,
+}
+
+/// Every kind of decision: what needs the team unless the person chose fewer.
+pub fn every_decision() -> Vec<String> {
+    use crate::model::labels::{CODE_REVIEW, PERMISSION, PLAN_REVIEW};
+    [PERMISSION, PLAN_REVIEW, CODE_REVIEW].map(String::from).to_vec()
+}
+
+impl Rule {
+    /// The team the bridge counts by.
+    pub fn team(&self) -> super::tally::Team {
+        super::tally::Team {
+            approvers: self.approvers.clone(),
+            quorum: self.quorum,
+            kinds: self.team_for.clone(),
+            when: self.team_when.clone(),
+            desk: self.desk.clone(),
+        }
+    }
 }
 
 /// What the person asked for on the command line.
@@ -79,6 +111,10 @@ pub struct Wanted {
     pub after: Option<Duration>,
     /// A room to adopt rather than make.
     pub adopt: Option<String>,
+    pub desk: Option<String>,
+    /// Empty: every decision.
+    pub team_for: Vec<String>,
+    pub team_when: Vec<String>,
 }
 
 fn user(id: &str) -> Result<OwnedUserId, MatrixError> {
@@ -101,7 +137,19 @@ fn rule_of(wanted: &Wanted, room: String, members: &[OwnedUserId]) -> Result<Rul
         (Some(q), _) => q,
         (None, _) => 1,
     };
-    Ok(Rule { room, approvers: approvers.iter().map(|a| a.to_string()).collect(), quorum, after: wanted.after })
+    let desk = wanted.desk.as_deref().map(user).transpose()?;
+    if let Some(desk) = desk.as_ref().filter(|d| !approvers.is_empty() && !approvers.contains(d)) {
+        return Err(MatrixError::Rule(RuleError::DeskNotApprover(desk.to_string())));
+    }
+    Ok(Rule {
+        room,
+        approvers: approvers.iter().map(|a| a.to_string()).collect(),
+        quorum,
+        after: wanted.after,
+        desk: desk.map(|d| d.to_string()),
+        team_for: if wanted.team_for.is_empty() { every_decision() } else { wanted.team_for.clone() },
+        team_when: wanted.team_when.clone(),
+    })
 }
 
 /// Makes (or adopts) the room, invites, and keeps the rule.

@@ -30,10 +30,11 @@ use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId};
 
 use super::post;
 use crate::model::labels::{
-    APPROVE_EDITS, CODE_REVIEW, DECLINE, DENY, PERMISSION, PLAN_REVIEW, REQUEST_CHANGES, REVISE,
+    APPROVE, APPROVE_EDITS, CODE_REVIEW, DECLINE, DENY, PERMISSION, PLAN_REVIEW, REQUEST_CHANGES, REVISE,
 };
 use crate::model::{Answer, AnswerItem, Question, Request};
-use crate::review::plan;
+use crate::review::{self, plan};
+use crate::service::Progress;
 
 /// How long a no waits for its reason.
 pub const REASON_WAIT: Duration = Duration::from_secs(60);
@@ -45,17 +46,59 @@ pub struct Voter {
     pub device: String,
 }
 
+/// The device a vote given at the desk (the window, a terminal, a socket answerer, a
+/// paired machine) is counted from.
+pub const DESK: &str = "desk";
+
 /// The team's rule, as [`super::room::Rule`] keeps it.
 #[derive(Debug, Clone, Default)]
 pub struct Team {
     pub approvers: Vec<String>,
     pub quorum: usize,
+    /// The kinds of decision that need the team (`permission`, `plan-review`,
+    /// `code-review`).
+    pub kinds: Vec<String>,
+    /// When any are named, only a decision whose question or detail says one of
+    /// these (case aside) needs the team.
+    pub when: Vec<String>,
+    /// Who the desk's own person is on Matrix; `None`: a person of their own.
+    pub desk: Option<String>,
 }
 
 impl Team {
     /// Whether `user`'s votes count (an approver, or anyone when none are named).
     pub fn counts(&self, user: &str) -> bool {
         self.approvers.is_empty() || self.approvers.iter().any(|a| a == user)
+    }
+
+    /// Whether `question` needs the team's quorum: a decision of a kind the person
+    /// chose, saying what they chose, with a quorum of more than one.
+    pub fn needs(&self, question: &Question) -> bool {
+        let Some(intent) = question.intent.as_ref().filter(|_| self.quorum > 1 && is_decision(question)) else {
+            return false;
+        };
+        let said = |text: &str| {
+            let text = text.to_lowercase();
+            self.when.iter().any(|w| text.contains(&w.to_lowercase()))
+        };
+        self.kinds.contains(&intent.kind)
+            && (self.when.is_empty() || said(&question.question) || question.detail.as_deref().is_some_and(said))
+    }
+
+    /// How `voter` is named to the agent and in the window.
+    pub fn name(&self, voter: &Voter) -> String {
+        match (&self.desk, voter.device.as_str()) {
+            (None, DESK) => "the person at the desk".into(),
+            _ => voter.user.to_string(),
+        }
+    }
+
+    /// How `voter` is kept as who decided: `@user:server/DEVICE`, or `desk`.
+    pub fn kept(&self, voter: &Voter) -> String {
+        match (&self.desk, voter.device.as_str()) {
+            (None, DESK) => DESK.into(),
+            _ => format!("{}/{}", voter.user, voter.device),
+        }
     }
 }
 
@@ -86,7 +129,7 @@ pub struct Tally {
 }
 
 /// Whether `question` is a decision: a permission, or a plan or change under review.
-fn is_decision(question: &Question) -> bool {
+pub fn is_decision(question: &Question) -> bool {
     question.intent.as_ref().is_some_and(|i| [PERMISSION, PLAN_REVIEW, CODE_REVIEW].contains(&i.kind.as_str()))
 }
 
@@ -136,6 +179,87 @@ impl Tally {
         } else {
             count.notes.insert(voter.user.clone(), text);
         }
+    }
+
+    /// An answer given at the desk, as `voter`'s vote. Counted (true) when it approves
+    /// every question that needs the team: those approvals join the room's votes, and
+    /// the rest of its questions are decided as given. Not counted (false) when it says
+    /// no to one (which ends a team question at once, fail safe) or needs no team at
+    /// all: the answer then stands as given.
+    pub fn desk(&mut self, voter: &Voter, answer: &Answer) -> bool {
+        let mut approvals = Vec::new();
+        for (at, question) in self.questions.iter().enumerate() {
+            let Some(item) = answer.answers.iter().find(|i| i.id == question.id) else { return false };
+            if !self.team.needs(question) {
+                continue;
+            }
+            let Some((label, note)) = approval(question, item) else { return false };
+            let Some(n) = question.options.iter().position(|o| o.label == label) else { return false };
+            approvals.push((at, post::option_id(n), note));
+        }
+        if approvals.is_empty() {
+            return false;
+        }
+        let now = MilliSecondsSinceUnixEpoch::now();
+        for (at, question) in self.questions.iter().enumerate() {
+            let count = &mut self.counts[at];
+            if count.decided.is_some() {
+                continue;
+            }
+            match approvals.iter().find(|(a, _, _)| *a == at) {
+                Some((_, id, note)) => {
+                    if let Some(note) = note {
+                        count.notes.insert(voter.user.clone(), note.clone());
+                    }
+                    count.votes.push((voter.clone(), now, vec![id.clone()]));
+                }
+                None => {
+                    let item = answer.answers.iter().find(|i| i.id == question.id).expect("checked above");
+                    count.decided = Some(Decided { item: item.clone(), by: vec![voter.clone()] });
+                }
+            }
+        }
+        for (at, _, _) in approvals {
+            self.settle(at, Instant::now());
+        }
+        true
+    }
+
+    /// Where the first team question still open stands: who approved it (its most
+    /// voted approving option), the desk's own person aside, and how many more it
+    /// needs; what the desk's person voted, here or in the room.
+    pub fn progress(&self, desk: &Voter) -> Option<Progress> {
+        let (at, question) = self
+            .questions
+            .iter()
+            .enumerate()
+            .find(|(at, q)| self.team.needs(q) && self.counts[*at].decided.is_none())?;
+        let count = &self.counts[at];
+        let poll = count.poll.as_ref()?;
+        let responses = count.votes.iter().map(|(v, ts, answers)| PollResponseData {
+            sender: &v.user,
+            origin_server_ts: *ts,
+            selections: answers,
+        });
+        let results = compile_unstable_poll_results(poll, responses, None);
+        let most = results
+            .iter()
+            .filter(|(id, _)| post::option_of(question, id).is_some_and(|l| !says_no(l)))
+            .max_by_key(|(_, users)| users.len());
+        let users: Vec<&matrix_sdk::ruma::UserId> =
+            most.map(|(_, users)| users.iter().copied().collect()).unwrap_or_default();
+        let approved = users
+            .iter()
+            .filter(|u| **u != desk.user)
+            .map(|u| {
+                let (voter, _, _) = count.votes.iter().rev().find(|(v, _, _)| v.user == **u).expect("voted");
+                self.team.name(voter)
+            })
+            .collect();
+        let yours = count.votes.iter().rev().find(|(v, _, _)| v.user == desk.user).map(|(_, _, answers)| {
+            answers.iter().filter_map(|id| post::option_of(question, id)).map(str::to_owned).collect()
+        });
+        Some(Progress { needed: self.team.quorum.saturating_sub(users.len()), approved, yours })
     }
 
     /// Lets a no that waited long enough for its reason go without one.
@@ -192,7 +316,7 @@ impl Tally {
             let (voter, _, _) = count.votes.iter().rev().find(|(v, _, _)| v.user == user).expect("a voter voted");
             voter.clone()
         };
-        let team = is_decision(question) && self.team.quorum > 1;
+        let team = self.team.needs(question);
         // A no from anyone who counts ends it, as does the first answer of a question
         // that needs no team; else the first approving option with enough votes.
         let no = results.iter().find_map(|(id, users)| {
@@ -209,7 +333,9 @@ impl Tally {
             return;
         } else if team {
             let Some((id, users)) = results.iter().find(|(_, users)| users.len() >= self.team.quorum) else { return };
-            let voters: Vec<Voter> = users.iter().map(|u| latest_device(u)).collect();
+            // In the order they voted.
+            let mut voters: Vec<Voter> = users.iter().map(|u| latest_device(u)).collect();
+            voters.sort_by_key(|v| count.votes.iter().rposition(|(w, _, _)| w == v));
             (post::option_of(question, id).into_iter().map(str::to_owned).collect(), voters)
         } else {
             let Some((voter, _, answers)) = count.votes.last() else { return };
@@ -222,7 +348,7 @@ impl Tally {
         };
         let mut notes: Vec<String> = by.iter().filter_map(|v| count.notes.remove(&v.user)).collect();
         if team {
-            let names: Vec<&str> = by.iter().map(|v| v.user.as_str()).collect();
+            let names: Vec<String> = by.iter().map(|v| self.team.name(v)).collect();
             notes.push(format!("Approved by {}.", names.join(", ")));
         }
         let note = (!notes.is_empty()).then(|| notes.join("\n\n"));
@@ -236,6 +362,26 @@ impl Tally {
             }
         };
         count.decided = Some(Decided { item, by });
+    }
+}
+
+/// The approving option an answer given at the desk chose for a decision, with its
+/// notes; `None` when it says no or decides nothing. Read as the hooks read it.
+fn approval(question: &Question, item: &AnswerItem) -> Option<(String, Option<String>)> {
+    let one = Answer::new(vec![item.clone()]);
+    match question.intent.as_ref()?.kind.as_str() {
+        PLAN_REVIEW => match plan::verdict(&one, None) {
+            plan::Verdict::Approved { label, notes } => {
+                let notes = notes.map(|n| plan::without_preamble(&n).to_owned()).filter(|n| !n.is_empty());
+                Some((label.to_owned(), notes))
+            }
+            _ => None,
+        },
+        CODE_REVIEW => (review::verdict(&one) == review::Verdict::Approved).then(|| (APPROVE.to_owned(), None)),
+        _ => match (item.custom.as_deref().map(str::trim).filter(|t| !t.is_empty()), item.selected.as_slice()) {
+            (None, [label]) if !says_no(label) => Some((label.clone(), None)),
+            _ => None,
+        },
     }
 }
 
@@ -286,7 +432,12 @@ mod tests {
     }
 
     fn team(quorum: usize) -> Team {
-        Team { approvers: vec!["@alice:hs".into(), "@bob:hs".into(), "@carol:hs".into()], quorum }
+        Team {
+            approvers: vec!["@alice:hs".into(), "@bob:hs".into(), "@carol:hs".into()],
+            quorum,
+            kinds: [PERMISSION, PLAN_REVIEW, CODE_REVIEW].map(String::from).to_vec(),
+            ..Team::default()
+        }
     }
 
     fn users(by: &[Voter]) -> Vec<&str> {
@@ -363,5 +514,59 @@ mod tests {
         tally.reply(0, voter("bob"), "Neither: C.".into());
         let (answer, by) = tally.answer().unwrap();
         assert_eq!((answer.answers[0].custom.as_deref(), users(&by)), (Some("Neither: C."), vec!["@bob:hs"]));
+    }
+
+    fn desk() -> Voter {
+        Voter { user: "@bridge:hs".try_into().unwrap(), device: DESK.into() }
+    }
+
+    #[test]
+    fn an_answer_at_the_desk_is_one_vote_and_a_no_there_ends_it() {
+        let request = decision(PERMISSION, ALLOW, &[ALLOW, DENY]);
+        let allow = Answer::new(vec![AnswerItem::selected("q", &[ALLOW])]);
+        let mut tally = Tally::new(&request, team(2));
+        assert!(tally.desk(&desk(), &allow), "counted");
+        assert!(tally.answer().is_none(), "one approval of two");
+        let progress = tally.progress(&desk()).unwrap();
+        assert!(progress.approved.is_empty(), "the desk's own vote is `yours`");
+        assert_eq!((progress.needed, progress.yours), (1, Some(vec![ALLOW.to_owned()])));
+        tally.vote(0, voter("alice"), MilliSecondsSinceUnixEpoch::now(), vec!["o1".into()]);
+        let (answer, by) = tally.answer().unwrap();
+        assert_eq!(answer.answers[0].selected, [ALLOW]);
+        assert_eq!(by.iter().map(|v| tally.team.kept(v)).collect::<Vec<_>>(), ["desk", "@alice:hs/alice-PHONE"]);
+        assert!(tally.progress(&desk()).is_none(), "decided");
+
+        let deny = Answer::new(vec![AnswerItem::custom("q", "Not now.")]);
+        let mut tally = Tally::new(&request, team(2));
+        assert!(!tally.desk(&desk(), &deny), "a no at the desk stands as given");
+
+        // The desk named on Matrix is that person: their vote on the phone and at the
+        // desk are one vote, the latest.
+        let named = Team { desk: Some("@alice:hs".into()), ..team(2) };
+        let mut tally = Tally::new(&request, named);
+        tally.vote(0, voter("alice"), at(1), vec!["o1".into()]);
+        let alice_at_desk = Voter { user: "@alice:hs".try_into().unwrap(), device: DESK.into() };
+        assert!(tally.desk(&alice_at_desk, &allow));
+        assert!(tally.answer().is_none(), "still one person");
+        let progress = tally.progress(&alice_at_desk).unwrap();
+        assert_eq!((progress.yours, progress.needed), (Some(vec![ALLOW.to_owned()]), 1));
+        tally.vote(0, voter("bob"), at(5), vec!["o1".into()]);
+        assert!(tally.answer().is_some(), "alice and bob");
+    }
+
+    #[test]
+    fn which_questions_need_the_team_is_the_persons_choice() {
+        let mut request = decision(PERMISSION, ALLOW, &[ALLOW, DENY]);
+        request.questions[0].detail = Some("git push --force origin main".into());
+        let only_plans = Team { kinds: vec![PLAN_REVIEW.into()], ..team(2) };
+        assert!(!only_plans.needs(&request.questions[0]));
+        let pushes = Team { when: vec!["GIT PUSH".into()], ..team(2) };
+        assert!(pushes.needs(&request.questions[0]), "said in its detail, case aside");
+        let deploys = Team { when: vec!["deploy".into()], ..team(2) };
+        assert!(!deploys.needs(&request.questions[0]));
+        let mut tally = Tally::new(&request, deploys);
+        let allow = Answer::new(vec![AnswerItem::selected("q", &[ALLOW])]);
+        assert!(!tally.desk(&desk(), &allow), "needs no team: the desk's answer stands");
+        assert!(!Team { quorum: 1, ..team(1) }.needs(&request.questions[0]), "a quorum of one is no team");
     }
 }

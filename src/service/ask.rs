@@ -10,6 +10,9 @@ use std::time::SystemTime;
 
 use serde_json::value::RawValue;
 
+use tokio::sync::watch;
+
+use super::count::{Count, Progress, Vote};
 use super::pending::{Ending, Pending, PendingAsk};
 use super::signal::Signal;
 use crate::model::{Answer, Request, UserQuestionError};
@@ -41,6 +44,13 @@ struct Inner {
     withdrawn: Signal,
     ended: Signal,
     pending: Arc<Pending>,
+    /// A team's count, for a question one answer here does not decide alone.
+    counting: OnceLock<Counting>,
+}
+
+struct Counting {
+    count: Arc<dyn Count>,
+    progress: watch::Sender<Option<Progress>>,
 }
 
 impl Ask {
@@ -48,7 +58,8 @@ impl Ask {
         let request = Arc::new(request);
         let id = format!("a{seq}");
         let since = SystemTime::now();
-        pending.post(seq, PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since });
+        pending
+            .post(seq, PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since, progress: None });
         Self(Arc::new(Inner {
             seq,
             id,
@@ -65,6 +76,7 @@ impl Ask {
             withdrawn: Signal::default(),
             ended: Signal::default(),
             pending,
+            counting: OnceLock::new(),
         }))
     }
 
@@ -108,25 +120,76 @@ impl Ask {
 
     /// Answers the ask. A misfit is `BAD_ANSWER` and the ask stays pending; an ask
     /// already answered, rejected, withdrawn or ended is `NOT_PENDING`.
+    /// On an ask a team counts ([`Self::count_with`]), the answer is a vote: counted,
+    /// it leaves the ask pending (and `Ok`).
     pub fn answer(&self, answer: Answer) -> Result<(), UserQuestionError> {
         let answer = answer.fit(&self.0.request.questions)?;
-        self.deliver(Ok(answer))
+        self.deliver(Ok(answer), true)
+    }
+
+    /// Answers the ask with what its count decided: not a vote of its own.
+    pub fn answer_counted(&self, answer: Answer) -> Result<(), UserQuestionError> {
+        let answer = answer.fit(&self.0.request.questions)?;
+        self.deliver(Ok(answer), false)
     }
 
     /// Ends the ask with an answerer's own error, which the asker receives unchanged.
     pub fn reject(&self, error: UserQuestionError) -> Result<(), UserQuestionError> {
-        self.deliver(Err(error))
+        self.deliver(Err(error), false)
     }
 
-    fn deliver(&self, outcome: Result<Answer, UserQuestionError>) -> Result<(), UserQuestionError> {
+    fn deliver(&self, mut outcome: Result<Answer, UserQuestionError>, vote: bool) -> Result<(), UserQuestionError> {
         let mut slot = self.0.delivery.lock().unwrap();
         if slot.is_some() || self.ending().is_some() || self.is_withdrawn() {
             return Err(UserQuestionError::not_pending(self.id()));
+        }
+        if let (Ok(answer), Some(counting), true) = (&outcome, self.0.counting.get(), vote) {
+            match counting.count.vote_here(answer) {
+                Vote::Decides => {}
+                Vote::Completes { answer, by } => {
+                    outcome = Ok(answer);
+                    self.note_answered_by(&by);
+                }
+                Vote::Counted(progress) => {
+                    drop(slot);
+                    self.set_progress(progress);
+                    return Ok(());
+                }
+            }
         }
         *slot = Some(outcome);
         drop(slot);
         self.0.delivered.set();
         Ok(())
+    }
+
+    /// Puts a team's count on the ask: from now on each answer given below is a vote
+    /// the count takes (see [`Count`]). Set once; later calls do nothing.
+    pub fn count_with(&self, count: Arc<dyn Count>) {
+        let _ = self.0.counting.set(Counting { count, progress: watch::Sender::new(None) });
+    }
+
+    /// Whether a team's count is on the ask.
+    pub fn is_counted(&self) -> bool {
+        self.0.counting.get().is_some()
+    }
+
+    /// Tells whoever shows the ask where its count stands.
+    pub fn set_progress(&self, progress: Progress) {
+        let Some(counting) = self.0.counting.get() else { return };
+        self.0.pending.progress(self.0.seq, progress.clone());
+        counting.progress.send_replace(Some(progress));
+    }
+
+    /// Where the ask's count stands, when it is counted and a vote came.
+    pub fn progress(&self) -> Option<Progress> {
+        self.0.counting.get().and_then(|c| c.progress.borrow().clone())
+    }
+
+    /// Changes of [`Self::progress`], for a holder that shows it; `None` when the ask
+    /// is not counted.
+    pub fn watch_progress(&self) -> Option<watch::Receiver<Option<Progress>>> {
+        self.0.counting.get().map(|c| c.progress.subscribe())
     }
 
     /// Resolves once the holder delivered through [`Self::answer`] or [`Self::reject`].

@@ -3,6 +3,7 @@
 //! sockets, terminals and windows are front doors built on top of it.
 
 mod ask;
+pub mod count;
 mod pending;
 mod registry;
 mod scope;
@@ -16,6 +17,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 pub use ask::Ask;
+pub use count::{Count, Progress, Vote};
 pub use pending::{Ending, PendingAsk, PendingEvent};
 pub use scope::Scope;
 pub use waterfall::{Answerer, Next, Registration};

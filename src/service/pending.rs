@@ -9,6 +9,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
+use super::count::Progress;
 use crate::model::{Request, UserQuestionError};
 
 /// An ask as observers see it.
@@ -20,6 +21,9 @@ pub struct PendingAsk {
     pub answerer: Option<Arc<str>>,
     #[serde(with = "rfc3339")]
     pub since: SystemTime,
+    /// A team question's count, once a vote came (see [`super::count`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
 }
 
 /// How an ask ended.
@@ -67,6 +71,11 @@ pub enum PendingEvent {
         ask: String,
         ending: Ending,
     },
+    /// A team question's count changed.
+    Counted {
+        ask: String,
+        progress: Progress,
+    },
 }
 
 pub(crate) struct Pending {
@@ -107,6 +116,14 @@ impl Pending {
             Some(answerer) => PendingEvent::Claimed { ask: ask.clone(), answerer },
             None => PendingEvent::Released { ask: ask.clone() },
         });
+    }
+
+    pub fn progress(&self, seq: u64, progress: Progress) {
+        let mut asks = self.asks.lock().unwrap();
+        let Some(entry) = asks.get_mut(&seq) else { return };
+        entry.progress = Some(progress.clone());
+        let ask = entry.ask.clone();
+        self.emit(|| PendingEvent::Counted { ask, progress });
     }
 
     pub fn end(&self, seq: u64, ending: Ending) {

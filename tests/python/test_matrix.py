@@ -122,17 +122,26 @@ def test_the_room_is_invite_only_and_encrypted_with_the_teams_rule(homeserver, t
         (["--invite", "@alice:localhost", "--approvers", "@alice:localhost", "--quorum", "2"],
          "--quorum 2 is more than the 1 approvers named"),
         (["--invite", "alice"], "alice is not a Matrix user id"),
+        (["--invite", "@alice:localhost", "--invite", "@bob:localhost", "--approvers", "@alice:localhost",
+          "--quorum", "1", "--desk", "@bob:localhost"],
+         "--desk @bob:localhost is not one of the approvers: add it to --approvers"),
     ]:
         out = desk.matrix("room", *args)
         assert out.returncode == 1 and said in out.stderr, (args, out.stderr)
     out = desk.matrix("room", "--invite", "@alice:localhost", "--after", "soon")
     assert out.returncode == 2 and "--after" in out.stderr, out.stderr
+    out = desk.matrix("room", "--invite", "@alice:localhost", "--approvers", "@alice:localhost", "--quorum", "1",
+                      "--team-for", "deploys")
+    assert out.returncode == 2 and "invalid value 'deploys' for '--team-for" in out.stderr, out.stderr
 
     out = desk.matrix("room", "--invite", "@alice:localhost", "--invite", "@bob:localhost",
-                      "--approvers", "@alice:localhost,@bob:localhost", "--quorum", "2", "--after", "5m")
+                      "--approvers", "@alice:localhost,@bob:localhost", "--quorum", "2", "--after", "5m",
+                      "--desk", "@alice:localhost", "--team-for", "permission,review", "--team-when", "production")
     assert out.returncode == 0, out.stderr
     room = out.stdout.split("asks in ")[1].split(".\n")[0]
-    assert "needs 2 approvals of @alice:localhost, @bob:localhost" in out.stdout, out.stdout
+    assert ("2 approvals of @alice:localhost, @bob:localhost needed for a permission, a change under review that "
+            "says production; one approver's no ends it. An answer at the desk is @alice:localhost's vote.") \
+        in out.stdout, out.stdout
     assert "after 5m unanswered here" in out.stdout, out.stdout
 
     # Alice's phone sees the invite, joins, and finds the room encrypted and invite-only.

@@ -319,3 +319,65 @@ def test_nothing_is_lost_when_the_homeserver_or_the_desk_restarts(homeserver, tm
     finally:
         desk.stop()
         gus.close()
+
+
+def test_an_answer_at_the_desk_is_one_vote_of_the_team(homeserver, tmp_path):
+    """With a team, an answer here approves nothing alone: it is the desk's own person's
+    vote, counted with the room's; it sends the question to the room at once, and
+    `userq pending` says where it stands. A no at the desk ends it at once."""
+    for name in ["hal", "ivy"]:
+        homeserver.register(name, "pw-" + name)
+    hal, ivy = (Phone(homeserver, n, "pw-" + n) for n in ["hal", "ivy"])
+    desk = Desk(tmp_path)
+    try:
+        room = bridge_for(homeserver, desk, "desk-vote-bridge", [hal, ivy], "--approvers",
+                   "@hal:localhost,@ivy:localhost", "--quorum", "2", "--team-for", "plan", "--after", "10m")
+        status = desk.matrix("status").stdout
+        assert ("2 approvals of @hal:localhost, @ivy:localhost needed for a plan; one approver's no ends it. "
+                "An answer at the desk is one vote, of a person of its own.") in status, status
+
+        person = Answerer(desk.socket, name="desk person")
+        plan = tmp_path / "migrate.md"
+        plan.write_text("# Migrate the orders table\n\nAdd the column, backfill, then swap.\n")
+        asked = desk.ask("--plan", str(plan), "Migrate orders?")
+        offer = person.expect("questions/offer")
+        approve = {"answers": [{"id": offer["params"]["request"]["questions"][0]["id"], "selected": ["Approve"]}]}
+        person.reply(offer, {"answer": approve})
+        # Not the ten minutes' delay: a vote that is not enough alone sends it at once.
+        poll = hal.poll("Migrate orders?")
+        assert asked.poll() is None, "one approval of two decides nothing"
+        pending = subprocess.run([USERQ, "pending"], env=desk.env, capture_output=True, text=True, timeout=30)
+        assert "You voted Approve. One more approval needed." in pending.stdout, pending.stdout
+        listed = subprocess.run([USERQ, "pending", "--json"], env=desk.env, capture_output=True, text=True,
+                                timeout=30)
+        progress = json.loads(listed.stdout)["pending"][0]["progress"]
+        assert progress == {"approved": [], "needed": 1, "yours": ["Approve"]}, progress
+
+        labels = {a["text"]: a["id"] for a in poll["answers"]}
+        hal.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+        out, err = asked.communicate(timeout=60)
+        assert asked.returncode == 0, err
+        text = json.loads(out)["answers"][0]["custom"]
+        assert text.startswith("Plan approved") and text.endswith(
+            "Approved by the person at the desk, @hal:localhost."), text
+        end = hal.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")["end"]
+        assert end["text"] == "Answered by the person at the desk, @hal:localhost.", end
+        record = desk.record("Migrate orders?")
+        assert record["answeredBy"] == f"matrix:desk,@hal:localhost/{hal.device}", record
+        history = subprocess.run([USERQ, "history"], env=desk.env, capture_output=True, text=True, timeout=30)
+        assert "you at the desk, @hal:localhost on Matrix" in history.stdout, history.stdout
+
+        # A no at the desk ends it at once, as the desk's answer.
+        plan.write_text("# Drop the orders table\n")
+        asked = desk.ask("--plan", str(plan), "Drop orders?")
+        offer = person.expect("questions/offer")
+        question = offer["params"]["request"]["questions"][0]["id"]
+        revise = {"answers": [{"id": question, "selected": [], "custom": "Never."}]}
+        person.reply(offer, {"answer": revise})
+        out, err = asked.communicate(timeout=30)
+        assert json.loads(out)["answers"][0]["custom"] == "Never.", out
+        assert desk.record("Drop orders?")["answeredBy"] == "desk person"
+    finally:
+        desk.stop()
+        for phone in [hal, ivy]:
+            phone.close()

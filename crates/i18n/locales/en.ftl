@@ -330,6 +330,15 @@ history-ended = { $code ->
 decider-window = you, in the window
 decider-terminal = you, in a terminal
 decider-machine = you, on { $machine }
+team-yours = You voted { $label }.
+team-approved = { $who } approved.
+team-needed = { $needed ->
+        [one] One more approval needed.
+       *[other] { $needed } more approvals needed.
+    }
+team-counted = Counted as your vote: { $progress }
+sentences = { $first } { $second }
+decider-desk = you at the desk
 decider-matrix = { $people } on Matrix
 decider-rule = remembered answer { $id }
 decider-deadline = your deadline
@@ -357,10 +366,17 @@ matrix-status-unsigned = Cross-signed: no (Element in strict mode refuses its me
 matrix-left = The bridge ({ $user }) is logged out and its keys are removed.
 matrix-room-done = The bridge asks in { $room }.
 matrix-rule-anyone = The first answer from anyone in the room counts.
-matrix-rule-team = A permission or a plan needs { $quorum ->
-        [one] one approval
+matrix-rule-team = { $quorum ->
+        [one] One approval
        *[other] { $quorum } approvals
-    } of { $approvers }; one approver's no ends it.
+    } of { $approvers } needed for { $what }; one approver's no ends it.
+matrix-rule-when = { $what } that says { $texts }
+matrix-rule-list-separator = {", "}
+matrix-kind-permission = a permission
+matrix-kind-plan-review = a plan
+matrix-kind-code-review = a change under review
+matrix-rule-desk = An answer at the desk is one vote, of a person of its own.
+matrix-rule-desk-named = An answer at the desk is { $desk }'s vote.
 matrix-rule-both = { $team } { $after }
 matrix-rule-at-once = Questions go to the room at once.
 matrix-rule-after = Questions go to the room after { $after } unanswered here.
@@ -389,6 +405,7 @@ matrix-error-quorum-zero = --quorum is at least 1
 matrix-error-quorum-too-big = --quorum { $quorum } is more than the { $approvers } approvers named
 matrix-error-bad-room = { $what } is not a room id (!…:server)
 matrix-error-not-encrypted = { $what } is not end-to-end encrypted: turn encryption on in its settings, or let userq make a room
+matrix-error-desk-not-approver = --desk { $what } is not one of the approvers: add it to --approvers
 deadline-not-a-duration = "{ $given }" is not a duration: give one like 30m or 2h, or off
 deadline-too-short = "{ $given }" is shorter than a second: give one like 30m or 2h, or off
 rules-empty-question = userq rules: --question must not be empty

@@ -118,7 +118,14 @@ async fn send(answering: &Answering, key: &AskKey, outcome: Outcome) -> bool {
     };
     match reply {
         Ok(()) => {
-            println!("{}", tr().tr("answer-sent"));
+            match answering.progress(key).await {
+                // A team question: the answer was this person's vote.
+                Some(progress) => {
+                    let progress = user_questions::wording::progress(&progress, tr());
+                    println!("{}", tr().tr_args("team-counted", &[("progress", (&progress).into())]));
+                }
+                None => println!("{}", tr().tr("answer-sent")),
+            }
             true
         }
         Err(e) => {

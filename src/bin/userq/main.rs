@@ -258,13 +258,15 @@ async fn pending(socket: PathBuf, json: bool) -> ExitCode {
             ),
         };
         let questions: Vec<&str> = p.request.questions.iter().map(|q| q.question.as_str()).collect();
+        let progress = p.progress.as_ref().map(|t| format!("\t{}", user_questions::wording::progress(t, tr())));
         println!(
-            "{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}{}",
             p.ask,
             humantime::format_rfc3339_millis(p.since),
             agent,
             p.answerer.as_deref().unwrap_or(&being_offered),
-            questions.join(" | ")
+            questions.join(" | "),
+            progress.unwrap_or_default()
         );
     }
     ExitCode::SUCCESS

@@ -19,6 +19,29 @@ pub struct MatrixArgs {
     command: MatrixCommand,
 }
 
+/// A kind of decision a team can be needed for.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Decision {
+    /// An agent's permission prompt.
+    Permission,
+    /// A plan review.
+    Plan,
+    /// A review of changes.
+    Review,
+}
+
+impl Decision {
+    fn kind(self) -> String {
+        use user_questions::model::labels::{CODE_REVIEW, PERMISSION, PLAN_REVIEW};
+        match self {
+            Self::Permission => PERMISSION,
+            Self::Plan => PLAN_REVIEW,
+            Self::Review => CODE_REVIEW,
+        }
+        .to_owned()
+    }
+}
+
 #[derive(Subcommand)]
 enum MatrixCommand {
     /// Log the bridge's own account in as a new device, with cross-signing and recovery.
@@ -49,6 +72,16 @@ enum MatrixCommand {
         /// Adopt a room the bridge's account was invited to (it must be encrypted).
         #[arg(long = "use", value_name = "ROOM_ID")]
         adopt: Option<String>,
+        /// Who you are on Matrix: your answer at the desk and your vote in the room are
+        /// one vote (default: the desk's answer is a person's vote of its own).
+        #[arg(long, value_name = "@NAME:SERVER")]
+        desk: Option<String>,
+        /// Which decisions need the team (comma-separated; default: all three).
+        #[arg(long, value_name = "KINDS", value_delimiter = ',', requires = "quorum")]
+        team_for: Vec<Decision>,
+        /// Only the decisions whose question or detail says this need the team; repeat for more.
+        #[arg(long, value_name = "TEXT", requires = "quorum")]
+        team_when: Vec<String>,
     },
     /// The homeserver reached or not, the bridge's user and device, cross-signed or not.
     Status {
@@ -96,8 +129,9 @@ pub async fn run(args: MatrixArgs) -> ExitCode {
                 Err(e) => failed(&e),
             }
         }
-        MatrixCommand::Room { invite, approvers, quorum, after, adopt } => {
-            let wanted = room::Wanted { invite, approvers, quorum, after, adopt };
+        MatrixCommand::Room { invite, approvers, quorum, after, adopt, desk, team_for, team_when } => {
+            let team_for = team_for.into_iter().map(Decision::kind).collect();
+            let wanted = room::Wanted { invite, approvers, quorum, after, adopt, desk, team_for, team_when };
             match room::set_up(&place, &wanted).await {
                 Ok(rule) => {
                     println!("{}", tr().tr_args("matrix-room-done", &[("room", (&rule.room).into())]));
