@@ -173,7 +173,7 @@ deps-test:
 test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed $(PHONE)/.installed build-tests
 	$(VENV)/bin/python -m pytest -q -n 2 tests/python
 
-test-e2e: deps-e2e $(SYNAPSE)/.installed build-tests
+test-e2e: deps-e2e $(SYNAPSE)/.installed $(AGENTS)/.installed $(PHONE)/.installed build-tests
 	tests/e2e/run
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round

@@ -660,7 +660,7 @@ async fn a_counted_ask_takes_an_answer_below_as_a_vote_until_its_count_completes
         async move { ask(&s, pkg_request()).await }
     });
     let a = held.recv().await.unwrap();
-    let mut watching = a.watch_progress().expect("counted");
+    let watching = a.watch_progress().expect("counted");
     a.answer(pnpm()).unwrap();
     assert!(!asking.is_finished() && a.ending().is_none(), "one vote of two: still pending");
     assert_eq!(s.pending()[0].progress.as_ref().unwrap().needed, 1, "observers see where it stands");

@@ -143,7 +143,12 @@ sessionLabel: string | null,
  * "for Claude Code": whom a remembered answer would be for, when the asking
  * client is named.
  */
-rememberClient: string | null, ask: string, agent: AgentView | null, 
+rememberClient: string | null, 
+/**
+ * A team question's count: "You voted Approve. @hal approved. One more approval
+ * needed."
+ */
+team: string | null, ask: string, agent: AgentView | null, 
 /**
  * The client that asked ([`Ask::client`]): what "remember for this client" means.
  */

@@ -39,6 +39,8 @@ export function formFor(view) {
     shown.body(view, q, (view.draft && view.draft[q.id]) || {}, fs);
     form.append(fs);
   }
+  // A team question's count, once there is one: the person may vote again.
+  form.append(el("p", { class: "team", role: "status", hidden: true }));
   const actions = el("div", { class: "actions" });
   shown.actions(form, view, actions);
   if (view.canRemember) actions.append(rememberNode(view));

@@ -130,6 +130,9 @@ function apply(view) {
       state.forms.set(view.ask, form);
       pane.append(form);
     }
+    const team = /** @type {HTMLElement} */ (state.forms.get(view.ask)?.querySelector("p.team"));
+    team.textContent = view.team || "";
+    team.hidden = !view.team;
     const group = /** @type {HTMLElement} */ (groups.get(view.group));
     const items = /** @type {HTMLElement} */ (group.querySelector("ol.items"));
     const item = side.querySelector(`button.item[data-ask="${CSS.escape(view.ask)}"]`)?.parentElement || itemFor(view);

@@ -13,8 +13,9 @@ import numpy
 import pytest
 import zxingcpp
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
-from conftest import OUT, ROOT, USERQ, Tray, app_pid, form_of, free_port, listening, shot, wait_for
+from conftest import OUT, ROOT, USERQ, Tray, app_pid, form_of, forms, free_port, listening, shot, wait_for
 
 NATS = shutil.which("nats-server") or "/usr/sbin/nats-server"
 
@@ -213,3 +214,52 @@ def test_the_matrix_bridge_in_chinese(app, tmp_path, homeserver):
     assert text_of(app, ".matrix-title") == "你的手机，通过 Matrix"
     assert members(app) == [("@lin:localhost", "已邀请 · 尚无经过验证的身份：投票无法计入")]
     shot(app, "machines-matrix-zh-CN")
+
+
+@pytest.fixture
+def team(tmp_path, homeserver):
+    """A team of two set up before the app starts, and una's phone in its room."""
+    from homeserver import Phone
+    homeserver.register("una", "pw-una")
+    homeserver.register("vic", "pw-vic")
+    una = Phone(homeserver, "una", "pw-una")
+    matrix_bridge(homeserver, tmp_path, "team-window-bridge", "--invite", "@una:localhost", "--invite",
+                  "@vic:localhost", "--approvers", "@una:localhost,@vic:localhost", "--quorum", "2")
+    yield una
+    una.close()
+
+
+@pytest.mark.env(RUST_LOG="warn,user_questions::matrix=info")
+def test_the_person_at_the_desk_votes_as_one_of_the_team(team, app, tmp_path, ask):
+    """A plan that needs two approvals: Approve in the window is the desk's vote, the
+    form stays and says where the count stands (in both languages), and the phone's
+    approval completes it."""
+    una = team
+    # The app took the bridge up as it started (its log says so); only then is a
+    # question offered to it.
+    log = lambda: "".join(p.read_text(errors="replace") for p in tmp_path.glob("driver-*.log"))
+    wait_for(lambda: "matrix: asking in" in log(), "the app to take the bridge up", 30)
+    plan = tmp_path / "plan.md"
+    plan.write_text("# Rotate the signing keys\n1. Issue the new key\n2. Retire the old one in a week\n")
+    a = ask("--plan", str(plan), "--agent-id", "rotator")
+    poll = una.poll("Approve this plan?")
+    form = form_of(app, "rotator")
+    form.find_element(By.CSS_SELECTOR, "button.approve").click()
+    # Found afresh each time: a change of language builds the forms again.
+    count = lambda: text_of(app, "form.ask[data-agent='rotator'] p.team")
+    wait_for(lambda: count() == "You voted Approve. One more approval needed.", "the count in the form", 20)
+    assert a.p.poll() is None, "one approval of two decides nothing"
+    shot(app, "team-vote")
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    wait_for(lambda: count() == "你投了“批准”。还需要 1 人批准。", "the count in Chinese")
+    shot(app, "team-vote-zh-CN")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+
+    labels = {x["text"]: x["id"] for x in poll["answers"]}
+    room = una.wait(lambda m: m.get("joined"), "una in the room")["joined"]
+    una.send(room=room, vote=poll["id"], answers=[labels["Approve"]])
+    code, answer, err = a.result(timeout=60)
+    assert code == 0, err
+    text = answer["answers"][0]["custom"]
+    assert text.endswith("Approved by the person at the desk, @una:localhost."), answer
+    wait_for(lambda: not forms(app), "the plan taken down from the window")

@@ -14,6 +14,7 @@ use user_questions::history::annotations as history_annotations;
 use user_questions::model::{labels, AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
 use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{self, diff, feedback, feedback::Comment};
+use user_questions::service::Progress;
 use user_questions::{Answer, AnswerItem, Answerer, Ask, Next};
 
 use crate::error::UiError;
@@ -111,6 +112,11 @@ pub struct AskView {
     /// A code review's files, read from its diff.
     #[cfg_attr(test, ts(type = "Array<ChangedFile> | null"))]
     pub review: Option<Vec<diff::File>>,
+    /// Where a team question stands once the person voted here or the team in the
+    /// room (worded in [`crate::list`]).
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub progress: Option<Progress>,
 }
 
 struct Entry {
@@ -173,6 +179,7 @@ fn view_of(ask: &Ask) -> AskView {
         review: (presentation == Presentation::CodeReview)
             .then(|| request.questions.first().and_then(review::diff_of).map(diff::parse))
             .flatten(),
+        progress: None,
     }
 }
 
@@ -216,6 +223,7 @@ impl Inbox {
             .values()
             .map(|e| AskView {
                 draft: drafts.get(&e.view.ask).cloned().or_else(|| e.view.draft.clone()),
+                progress: e.ask.progress(),
                 ..e.view.clone()
             })
             .collect()
@@ -329,6 +337,12 @@ impl Answerer for WindowAnswerer {
     async fn answer(&self, ask: &Ask, _next: Next<'_>) -> Result<Answer, UserQuestionError> {
         ask.claim();
         let _holding = self.0.add(ask);
+        // A team question stays after the person's vote: the list follows its count.
+        if let Some(mut progress) = ask.watch_progress() {
+            while progress.changed().await.is_ok() {
+                self.0.changed();
+            }
+        }
         std::future::pending().await
     }
 }

@@ -5,6 +5,7 @@
 //! decided once and tested without a window.
 
 use serde::Serialize;
+use user_questions::service::Progress;
 use user_questions::wording;
 use user_questions_i18n::Text;
 
@@ -36,6 +37,9 @@ pub struct ListedAsk {
     /// "for Claude Code": whom a remembered answer would be for, when the asking
     /// client is named.
     pub remember_client: Option<String>,
+    /// A team question's count: "You voted Approve. @hal approved. One more approval
+    /// needed."
+    pub team: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -95,6 +99,15 @@ fn group_of(view: &AskView, text: &Text) -> GroupView {
     GroupView { key, name, client, detail, count: 0, count_label: String::new() }
 }
 
+/// `progress` with the desk's own vote in the labels the person saw.
+fn shown_votes(progress: &Progress, view: &AskView) -> Progress {
+    let shown = |label: &String| {
+        let mut options = view.questions.iter().flat_map(|q| q.options.iter().zip(&q.shown_options));
+        options.find(|(o, _)| o.label == *label).map_or_else(|| label.clone(), |(_, s)| s.label.clone())
+    };
+    Progress { yours: progress.yours.as_ref().map(|y| y.iter().map(shown).collect()), ..progress.clone() }
+}
+
 impl ListView {
     pub fn new(list: Vec<AskView>, text: &Text) -> Self {
         let mut groups: Vec<GroupView> = Vec::new();
@@ -118,7 +131,8 @@ impl ListView {
                 .map(|s| text.tr_args("window-session", &[("session", short(s).into())]));
             let remember_client =
                 view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
-            asks.push(ListedAsk { view, group: key, session_label, remember_client });
+            let team = view.progress.as_ref().map(|p| wording::progress(&shown_votes(p, &view), text));
+            asks.push(ListedAsk { view, group: key, session_label, remember_client, team });
         }
         for g in &mut groups {
             g.count_label = text.tr_args("window-group-count", &[("count", g.count.into())]);
@@ -154,6 +168,7 @@ mod tests {
             can_remember: false,
             revision: None,
             review: None,
+            progress: None,
         }
     }
 

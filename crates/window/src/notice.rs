@@ -151,6 +151,7 @@ mod tests {
             can_remember: false,
             revision: None,
             review: None,
+            progress: None,
         }
     }
 
