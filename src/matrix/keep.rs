@@ -18,7 +18,7 @@ use matrix_sdk::Room;
 
 use super::account::{restore, Place};
 use super::answerer::{Answering, Bridge};
-use super::open::{Open, COME_BACK};
+use super::open::{come_back, Open};
 use super::pins::Pins;
 use super::MatrixError;
 use crate::service::{Registration, Scope, UserQuestions};
@@ -93,7 +93,7 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
     let registration = service.register("matrix", Scope::Any, PRIORITY, Arc::new(Answering(bridge.clone())));
     let left = bridge.clone();
     let sweep = tokio::spawn(async move {
-        tokio::time::sleep(COME_BACK).await;
+        tokio::time::sleep(come_back()).await;
         for posted in left.open.left() {
             left.withdraw(posted, false, "Withdrawn: the agent stopped asking.".into()).await;
         }

@@ -3,7 +3,7 @@
 //! open in the room (their askers ask again on the next run, as they do across any
 //! restart), and the next run takes each one up again, with the votes and thread
 //! replies given meanwhile, instead of asking anew. One whose asker does not come back
-//! within [`COME_BACK`] is withdrawn from the room.
+//! within [`come_back`] is withdrawn from the room.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -15,8 +15,12 @@ use super::account::Place;
 use super::MatrixError;
 use crate::paths;
 
-/// How long after a start an earlier run's question waits for its asker.
-pub const COME_BACK: Duration = Duration::from_secs(120);
+/// How long after a start an earlier run's question waits for its asker: two
+/// minutes, or `USERQ_MATRIX_COME_BACK_SECS`.
+pub fn come_back() -> Duration {
+    let secs = std::env::var("USERQ_MATRIX_COME_BACK_SECS").ok().and_then(|s| s.parse().ok());
+    Duration::from_secs(secs.unwrap_or(120))
+}
 
 /// One question in the room.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]

@@ -316,6 +316,19 @@ def test_nothing_is_lost_when_the_homeserver_or_the_desk_restarts(homeserver, tm
         gus.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")
         polls = {m["poll"]["id"] for m in gus.seen if (m.get("poll") or {}).get("question") == "Which queue?"}
         assert len(polls) == 1, "asked again, in the same poll"
+
+        # One whose asker does not come back is withdrawn from the room once the next
+        # run has waited for it (two minutes; three seconds here).
+        asked = desk.ask("Which zone?", "--option", "a", "--option", "b")
+        poll = gus.poll("Which zone?")
+        desk.stop()
+        asked.kill()
+        desk.env["USERQ_MATRIX_COME_BACK_SECS"] = "3"
+        desk.serve()
+        end = gus.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")["end"]
+        assert end["text"] == "Withdrawn: the agent stopped asking.", end
+        gus.wait(lambda m: (m.get("redacted") or {}).get("of") == poll["id"], "the poll taken down")
+        assert json.loads((desk.data / "matrix" / "open.json").read_text()) == [], "nothing left open"
     finally:
         desk.stop()
         gus.close()
