@@ -534,3 +534,59 @@ async fn an_audit_export_says_who_decided_where_and_how_long() {
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("possible values: jsonl, csv"), "{}", out.stderr);
 }
+
+/// A remembered answer is one person's: with a team set up, it never decides a
+/// question the team decides (the window offers no "remember" for it either), while
+/// the same question is still its own to answer when no team is.
+#[tokio::test]
+async fn a_remembered_answer_never_decides_a_question_a_team_decides() {
+    use std::sync::Arc;
+    use user_questions::history::{self, store, Retention};
+    use user_questions::model::{labels, AskRequest, Intent, Question};
+    use user_questions::{Answer, AnswerItem, Scope, UserQuestions};
+
+    let dir = tempfile::tempdir().unwrap();
+    let service = UserQuestions::new();
+    let installed = history::install(&service, dir.path(), Retention::from_env());
+    let conn = history::open_for_writing(&installed.file().unwrap()).unwrap();
+    store::add_rule(&conn, "Run the migration?", labels::ALLOW, None, Some("alembic upgrade head")).unwrap();
+    let (to, mut held) = tokio::sync::mpsc::unbounded_channel();
+    service.register("person", Scope::Any, 0, Arc::new(Holding(to)));
+    let permission = || {
+        let mut q = Question::new("p", "Run the migration?").option(labels::ALLOW, None).option(labels::DENY, None);
+        q.detail = Some("alembic upgrade head".into());
+        q.intent =
+            Some(Intent { kind: labels::PERMISSION.into(), approve: labels::ALLOW.into(), extra: Default::default() });
+        AskRequest::new(vec![q])
+    };
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let answer = service.ask(permission(), &cancel).await.unwrap();
+    assert_eq!(answer.answers[0].selected, [labels::ALLOW], "no team: the rule answers");
+
+    service.set_team(Some(Arc::new(|q: &Question| q.intent.as_ref().is_some_and(|i| i.kind == labels::PERMISSION))));
+    let asking = tokio::spawn({
+        let service = service.clone();
+        async move { service.ask(permission(), &tokio_util::sync::CancellationToken::new()).await }
+    });
+    let ask = held.recv().await.expect("offered to the person, not answered by the rule");
+    assert!(ask.needs_team());
+    let deny = Answer::new(vec![AnswerItem::selected("p", &[labels::DENY])]);
+    ask.answer(deny.clone()).unwrap();
+    assert_eq!(asking.await.unwrap().unwrap(), deny);
+}
+
+/// Holds every ask it is offered and hands it to the test.
+struct Holding(tokio::sync::mpsc::UnboundedSender<user_questions::Ask>);
+
+#[async_trait::async_trait]
+impl user_questions::Answerer for Holding {
+    async fn answer(
+        &self,
+        ask: &user_questions::Ask,
+        _next: user_questions::Next<'_>,
+    ) -> Result<user_questions::Answer, user_questions::model::UserQuestionError> {
+        ask.claim();
+        self.0.send(ask.clone()).unwrap();
+        std::future::pending().await
+    }
+}

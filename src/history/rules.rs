@@ -3,7 +3,7 @@
 //! `client.name`, see [`Ask::client`]; every client when the rule names none) with the
 //! same question text and the same detail (a permission for another command is
 //! another question), whose options still include the remembered label; never a plan
-//! review. Anything else goes on down the waterfall untouched.
+//! review, nor a question a team decides. Anything else goes on down the waterfall untouched.
 //! The recorder asks the rules first, before it hands an ask on: a rule's answer is
 //! recorded like any other, and costs no level of the waterfall of its own.
 //! Rules added or removed by any process (`userq rules`) apply from the next ask on:
@@ -73,6 +73,10 @@ impl Rules {
 /// The question of an ask a rule may answer: its only one, and not a plan review.
 fn answerable(ask: &Ask) -> Option<&Question> {
     let [q] = ask.request().questions.as_slice() else { return None };
+    if ask.needs_team() {
+        // A team decides it: a remembered answer is one person's.
+        return None;
+    }
     q.intent.as_ref().is_none_or(|i| i.kind != Intent::PLAN_REVIEW).then_some(q)
 }
 

@@ -32,6 +32,7 @@ const PRIORITY: i64 = i64::MAX - 2;
 
 /// A bridge at work; dropping it takes it out.
 struct Running {
+    service: UserQuestions,
     stamps: Stamps,
     registration: Registration,
     sync: tokio::task::JoinHandle<()>,
@@ -41,6 +42,7 @@ struct Running {
 
 impl Drop for Running {
     fn drop(&mut self) {
+        self.service.set_team(None);
         self.registration.remove();
         self.sync.abort();
         self.sweep.abort();
@@ -122,7 +124,9 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
         rule.room,
         bridge.client.user_id().map(|u| u.to_string()).unwrap_or_default()
     );
-    Ok(Running { stamps, registration, sync, sweep })
+    let team = rule.team();
+    service.set_team(Some(Arc::new(move |q| team.needs(q))));
+    Ok(Running { service: service.clone(), stamps, registration, sync, sweep })
 }
 
 /// Votes and thread replies of the bridge's room go to the bridge (each in a task of

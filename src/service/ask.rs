@@ -46,6 +46,8 @@ struct Inner {
     pending: Arc<Pending>,
     /// A team's count, for a question one answer here does not decide alone.
     counting: OnceLock<Counting>,
+    /// A question of it is one the team decides (the service's team rule said so).
+    team: bool,
 }
 
 struct Counting {
@@ -54,7 +56,13 @@ struct Counting {
 }
 
 impl Ask {
-    pub(crate) fn post(seq: u64, request: Request, client: Option<Arc<str>>, pending: Arc<Pending>) -> Self {
+    pub(crate) fn post(
+        seq: u64,
+        request: Request,
+        client: Option<Arc<str>>,
+        pending: Arc<Pending>,
+        team: bool,
+    ) -> Self {
         let request = Arc::new(request);
         let id = format!("a{seq}");
         let since = SystemTime::now();
@@ -77,6 +85,7 @@ impl Ask {
             ended: Signal::default(),
             pending,
             counting: OnceLock::new(),
+            team,
         }))
     }
 
@@ -167,6 +176,12 @@ impl Ask {
     /// the count takes (see [`Count`]). Set once; later calls do nothing.
     pub fn count_with(&self, count: Arc<dyn Count>) {
         let _ = self.0.counting.set(Counting { count, progress: watch::Sender::new(None) });
+    }
+
+    /// Whether a question of the ask is one a team decides (see
+    /// [`super::UserQuestions::set_team`]).
+    pub fn needs_team(&self) -> bool {
+        self.0.team
     }
 
     /// Whether a team's count is on the ask.

@@ -38,7 +38,12 @@ struct Inner {
     pending: Arc<Pending>,
     asks: AtomicU64,
     stopping: CancellationToken,
+    /// Which questions a team decides (see [`count`]), while a team is set up.
+    team: std::sync::RwLock<Option<TeamRule>>,
 }
+
+/// Whether a question is one a team decides, not one person alone.
+pub type TeamRule = Arc<dyn Fn(&Question) -> bool + Send + Sync>;
 
 impl UserQuestions {
     pub fn new() -> Self {
@@ -104,6 +109,13 @@ impl UserQuestions {
 
     pub fn is_stopping(&self) -> bool {
         self.0.stopping.is_cancelled()
+    }
+
+    /// Which questions a team decides, from the next ask on (`None`: no team). Each
+    /// ask knows whether it is one ([`Ask::needs_team`]): a remembered answer never
+    /// decides it alone, and an answer given here is one vote of its count.
+    pub fn set_team(&self, rule: Option<TeamRule>) {
+        *self.0.team.write().unwrap() = rule;
     }
 
     /// Asks a person, through whichever answerer claims the request first. The checks
@@ -187,7 +199,8 @@ impl UserQuestions {
             .filter(|c| !c.is_empty())
             .map(Arc::from)
             .or_else(|| request.agent.as_ref().and_then(|a| a.client.as_deref()).map(Arc::from));
-        let ask = Ask::post(seq, request, client, self.0.pending.clone());
+        let team = self.0.team.read().unwrap().as_ref().is_some_and(|needs| request.questions.iter().any(|q| needs(q)));
+        let ask = Ask::post(seq, request, client, self.0.pending.clone(), team);
         Posted { service: self.clone(), state: State::Asked { ask, cancel, agent_gone } }
     }
 

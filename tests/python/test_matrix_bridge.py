@@ -344,9 +344,10 @@ def test_an_answer_at_the_desk_is_one_vote_of_the_team(homeserver, tmp_path):
     desk = Desk(tmp_path)
     try:
         room = bridge_for(homeserver, desk, "desk-vote-bridge", [hal, ivy], "--approvers",
-                   "@hal:localhost,@ivy:localhost", "--quorum", "2", "--team-for", "plan", "--after", "10m")
+                   "@hal:localhost,@ivy:localhost", "--quorum", "2", "--team-for", "plan,permission", "--after", "10m")
         status = desk.matrix("status").stdout
-        assert ("2 approvals of @hal:localhost, @ivy:localhost needed for a plan; one approver's no ends it. "
+        assert ("2 approvals of @hal:localhost, @ivy:localhost needed for a plan, a permission; one approver's no "
+                "ends it. "
                 "An answer at the desk is one vote, of a person of its own.") in status, status
 
         person = Answerer(desk.socket, name="desk person")

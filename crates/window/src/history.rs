@@ -159,14 +159,15 @@ pub enum RememberFor {
 }
 
 /// Whether an ask's answer can be remembered: one single-select question with
-/// options, not a plan review.
+/// options, not a plan review, not one a team decides.
 pub fn can_remember(ask: &Ask) -> bool {
     let [q] = ask.request().questions.as_slice() else { return false };
     // Never a plan, a change under review, or a server's form or page: each is judged
     // when it comes.
     use user_questions::model::labels::{CODE_REVIEW, ELICITATION};
     let judged = |i: &Intent| [Intent::PLAN_REVIEW, CODE_REVIEW, ELICITATION].contains(&i.kind.as_str());
-    !q.multi_select && !q.options.is_empty() && !q.intent.as_ref().is_some_and(judged)
+    // Nor one a team decides: a remembered answer would be one person's.
+    !q.multi_select && !q.options.is_empty() && !q.intent.as_ref().is_some_and(judged) && !ask.needs_team()
 }
 
 /// Makes a rule of the answer the person gave in the window: the question's text and
