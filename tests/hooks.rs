@@ -733,6 +733,10 @@ async fn a_hook_the_agent_ends_withdraws_its_question() {
     let withdraw = person.expect("questions/withdraw").await;
     assert_eq!(withdraw["params"]["ask"], offer["params"]["ask"]);
     assert_eq!(decision(child).await, None);
+    // The agent's own prompt decides it now, and the history says so.
+    let out = finish(userq(&socket).args(["history", "--json"]).spawn().unwrap()).await;
+    let record: Value = serde_json::from_str(out.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(record["answeredBy"], "agent-prompt", "{record}");
     // Ended by closing the pipe it writes its decision to.
     let mut child = hook(&socket, "claude-code", &bash_request()).await;
     let offer = hold(&mut person).await;

@@ -3,11 +3,14 @@
 //! all say it the same way, in the person's words. An answerer's registered name
 //! stands for itself; the finer kinds are written by whoever decided: a remembered
 //! rule (`rule:3`), the person's deadline (`deadline`), another machine of the
-//! relay's circle (`machine:beta`).
+//! relay's circle (`machine:beta`), the agent's own prompt once its hook let go
+//! (`agent-prompt`).
 
 use std::fmt;
 
 use user_questions_i18n::Text;
+
+use crate::model::UserQuestionError;
 
 /// Who ended an ask.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +25,9 @@ pub enum Decider {
     Rule(i64),
     /// The person's deadline passed with nobody answering.
     Deadline,
+    /// The agent's own prompt: its hook let go of a permission before anyone here
+    /// answered (the agent ended it), so the agent asked in its own way.
+    AgentPrompt,
     /// People in the Matrix room, each as `@user:server/DEVICE`: one, or a team's
     /// approvers, among them the desk's own person (`@user:server/desk`, or `desk`
     /// when they are not named on Matrix).
@@ -34,8 +40,22 @@ pub enum Decider {
 const WINDOWS: [&str; 2] = ["desktop window", "window"];
 /// The name `userq answer` registers under unless told another.
 const TERMINAL: &str = "terminal";
+/// What the history keeps for [`Decider::AgentPrompt`].
+const AGENT_PROMPT: &str = "agent-prompt";
 
 impl Decider {
+    /// Who decided an ask nobody here decided: a permission withdrawn by its asker
+    /// (the agent ended its hook) was left to the agent's own prompt.
+    pub fn of_withdrawn(
+        request: &crate::model::Request,
+        outcome: &Result<crate::Answer, UserQuestionError>,
+    ) -> Option<Self> {
+        use crate::model::labels::PERMISSION;
+        let withdrawn = matches!(outcome, Err(e) if e.is(crate::ErrorCode::AskAborted));
+        let permission = request.questions.iter().any(|q| q.intent.as_ref().is_some_and(|i| i.kind == PERMISSION));
+        (withdrawn && permission).then_some(Self::AgentPrompt)
+    }
+
     /// Reads what the history keeps; anything unknown is an answerer's own name.
     pub fn parse(stored: &str) -> Self {
         if let Some(id) = stored.strip_prefix("rule:").and_then(|n| n.parse().ok()) {
@@ -53,6 +73,7 @@ impl Decider {
         }
         match stored {
             "deadline" => Self::Deadline,
+            AGENT_PROMPT => Self::AgentPrompt,
             TERMINAL => Self::Terminal,
             s if WINDOWS.contains(&s) => Self::Window,
             s => Self::Answerer(s.to_owned()),
@@ -67,6 +88,7 @@ impl Decider {
             Self::Machine(m) => text.tr_args("decider-machine", &[("machine", m.into())]),
             Self::Rule(id) => text.tr_args("decider-rule", &[("id", (&id.to_string()).into())]),
             Self::Deadline => text.tr("decider-deadline"),
+            Self::AgentPrompt => text.tr("decider-agent-prompt"),
             Self::Matrix(people) => {
                 let desk = text.tr("decider-desk");
                 let users: Vec<&str> = people
@@ -101,6 +123,7 @@ impl fmt::Display for Decider {
             Self::Machine(m) => write!(f, "machine:{m}"),
             Self::Rule(id) => write!(f, "rule:{id}"),
             Self::Deadline => write!(f, "deadline"),
+            Self::AgentPrompt => f.write_str(AGENT_PROMPT),
             Self::Matrix(people) => write!(f, "matrix:{}", people.join(",")),
             Self::Answerer(name) => f.write_str(name),
         }
@@ -121,6 +144,7 @@ mod tests {
             (Decider::Machine("beta".into()), "you, on beta", "你（在 beta 上）"),
             (Decider::Rule(3), "remembered answer 3", "记住的回答 3"),
             (Decider::Deadline, "your deadline", "你设的期限"),
+            (Decider::AgentPrompt, "the agent's own prompt (its hook let go)", "智能体自己的提示（钩子已放手）"),
             (
                 Decider::Matrix(vec!["@alice:hs/PHONE".into(), "@bob:hs/TAB".into()]),
                 "@alice:hs, @bob:hs on Matrix",

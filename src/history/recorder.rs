@@ -53,7 +53,9 @@ impl Answerer for Recorder {
                 (rest.await, Some(n))
             }
         };
-        let by = ask.answered_by();
+        // A permission its hook let go of was left to the agent, whoever held it here.
+        let left = super::decider::Decider::of_withdrawn(ask.request(), &outcome);
+        let by = left.map(|d| d.to_string().into()).or_else(|| ask.answered_by());
         let end = EndRef::new(SystemTime::now(), &outcome, by.as_deref());
         let ended = self.journal.queue(&match begun {
             Some(n) => EntryRef::End { n, end },

@@ -338,6 +338,7 @@ team-needed = { $needed ->
     }
 team-counted = Counted as your vote: { $progress }
 sentences = { $first } { $second }
+decider-agent-prompt = the agent's own prompt (its hook let go)
 decider-desk = you at the desk
 decider-matrix = { $people } on Matrix
 decider-rule = remembered answer { $id }

@@ -308,6 +308,7 @@ team-approved = { $who } 已批准。
 team-needed = 还需要 { $needed } 人批准。
 team-counted = 已算作你的一票：{ $progress }
 sentences = { $first }{ $second }
+decider-agent-prompt = 智能体自己的提示（钩子已放手）
 decider-desk = 你（在桌面）
 decider-matrix = { $people }（Matrix）
 decider-rule = 记住的回答 { $id }
