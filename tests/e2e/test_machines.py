@@ -186,9 +186,10 @@ def members(driver):
             for m in driver.find_elements(By.CSS_SELECTOR, "#matrix-members .member")]
 
 
-def test_the_matrix_bridge_shows_its_room_rule_and_members(app, tmp_path, homeserver):
+def test_the_matrix_bridge_shows_its_room_rule_and_members(homeserver, app, tmp_path):
+    # The homeserver (started once for the module) is up before the app starts.
     machines_view(app)
-    wait_for(lambda: app.find_element(By.ID, "matrix-none").is_displayed(), "the view of no bridge")
+    wait_for(lambda: app.find_element(By.ID, "matrix-none").is_displayed(), "the view of no bridge", 20)
     assert "userq matrix init" in text_of(app, "#matrix-none")
     homeserver.register("amy", "pw-amy")
     homeserver.register("bo", "pw-bo")
@@ -205,7 +206,7 @@ def test_the_matrix_bridge_shows_its_room_rule_and_members(app, tmp_path, homese
 
 
 @pytest.mark.env(LANG="zh_CN.UTF-8")
-def test_the_matrix_bridge_in_chinese(app, tmp_path, homeserver):
+def test_the_matrix_bridge_in_chinese(homeserver, app, tmp_path):
     homeserver.register("lin", "pw-lin")
     matrix_bridge(homeserver, tmp_path, "window-bridge-zh", "--invite", "@lin:localhost")
     machines_view(app)
