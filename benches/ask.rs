@@ -1,7 +1,7 @@
 //! One in-process ask answered at once by an answerer: the cost of the service itself
 //! (checks, pending set, waterfall, answer check), with no I/O; and what the person's
 //! deadline adds to it, set and not set (a look at the settings file's stamp, and a
-//! timer raced against the answer).
+//! timer raced against the answer); and what a team's rule adds.
 
 use std::sync::Arc;
 
@@ -58,6 +58,13 @@ fn ask_answered_at_once(c: &mut Criterion) {
         let _passed = deadline::install(&service, deadline::Source::file(Some(settings)));
         c.bench_function(name, |b| b.to_async(&rt).iter(|| async { service.ask(request(), &cancel).await.unwrap() }));
     }
+    // A team set up (the Matrix bridge's rule), for a question it does not decide: the
+    // rule is looked at as the ask is posted.
+    let service = answered_at_once();
+    service.set_team(Some(Arc::new(|q: &Question| q.intent.is_some())));
+    c.bench_function("ask/team-rule-set", |b| {
+        b.to_async(&rt).iter(|| async { service.ask(request(), &cancel).await.unwrap() })
+    });
     // Reference in the same process: building the request alone.
     c.bench_function("reference/build-request", |b| b.iter(request));
 }

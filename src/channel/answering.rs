@@ -186,7 +186,7 @@ impl Answering {
     /// rest of the team (its answer was counted as the desk's vote).
     pub async fn progress(&self, key: &AskKey) -> Option<crate::service::Progress> {
         let pending = self.client.call::<super::protocol::Pending>(&super::protocol::Empty {}).await.ok()?;
-        pending.pending.into_iter().find(|p| p.ask == key.ask)?.progress
+        pending.pending.into_iter().find(|p| p.ask == key.ask)?.progress.map(|p| *p)
     }
 
     /// The person dismissed a held ask: it ends with `ASK_CANCELLED`.

@@ -45,7 +45,7 @@ struct Inner {
     ended: Signal,
     pending: Arc<Pending>,
     /// A team's count, for a question one answer here does not decide alone.
-    counting: OnceLock<Counting>,
+    counting: OnceLock<Box<Counting>>,
     /// A question of it is one the team decides (the service's team rule said so).
     team: bool,
 }
@@ -175,7 +175,7 @@ impl Ask {
     /// Puts a team's count on the ask: from now on each answer given below is a vote
     /// the count takes (see [`Count`]). Set once; later calls do nothing.
     pub fn count_with(&self, count: Arc<dyn Count>) {
-        let _ = self.0.counting.set(Counting { count, progress: watch::Sender::new(None) });
+        let _ = self.0.counting.set(Box::new(Counting { count, progress: watch::Sender::new(None) }));
     }
 
     /// Whether a question of the ask is one a team decides (see

@@ -21,9 +21,10 @@ pub struct PendingAsk {
     pub answerer: Option<Arc<str>>,
     #[serde(with = "rfc3339")]
     pub since: SystemTime,
-    /// A team question's count, once a vote came (see [`super::count`]).
+    /// A team question's count, once a vote came (see [`super::count`]); boxed, as
+    /// most asks have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub progress: Option<Progress>,
+    pub progress: Option<Box<Progress>>,
 }
 
 /// How an ask ended.
@@ -121,7 +122,7 @@ impl Pending {
     pub fn progress(&self, seq: u64, progress: Progress) {
         let mut asks = self.asks.lock().unwrap();
         let Some(entry) = asks.get_mut(&seq) else { return };
-        entry.progress = Some(progress.clone());
+        entry.progress = Some(Box::new(progress.clone()));
         let ask = entry.ask.clone();
         self.emit(|| PendingEvent::Counted { ask, progress });
     }
