@@ -91,14 +91,7 @@ impl Decider {
             Self::AgentPrompt => text.tr("decider-agent-prompt"),
             Self::Matrix(people) => {
                 let desk = text.tr("decider-desk");
-                let users: Vec<&str> = people
-                    .iter()
-                    .map(|p| match p.split_once('/') {
-                        _ if p == "desk" => desk.as_str(),
-                        Some((user, _)) => user,
-                        None => p,
-                    })
-                    .collect();
+                let users = people_named(people, &desk);
                 text.tr_args("decider-matrix", &[("people", (&users.join(", ")).into())])
             }
             Self::Answerer(name) => text.tr_args("decider-answerer", &[("name", name.into())]),
@@ -112,6 +105,19 @@ impl Decider {
             _ => here,
         }
     }
+}
+
+/// The people of [`Decider::Matrix`] by their user ids, the desk's own person
+/// (unnamed on Matrix) as `desk`.
+pub fn people_named<'a>(people: &'a [String], desk: &'a str) -> Vec<&'a str> {
+    people
+        .iter()
+        .map(|p| match p.split_once('/') {
+            _ if p == "desk" => desk,
+            Some((user, _)) => user,
+            None => p,
+        })
+        .collect()
 }
 
 /// What the history keeps for it.

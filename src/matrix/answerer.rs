@@ -34,8 +34,8 @@ use tokio::sync::mpsc;
 use super::open::{Open, Posted};
 use super::pins::Pins;
 use super::post;
-use super::tally::{Tally, Team, Voter, DESK};
-use crate::history::decider::Decider;
+use super::tally::{Tally, Team, Voter, DESK, DESK_PERSON};
+use crate::history::decider::{people_named, Decider};
 use crate::model::{Answer, ErrorCode, UserQuestionError};
 use crate::service::{Answerer, Ask, Count, Next, Vote};
 
@@ -465,14 +465,15 @@ struct Counting {
 }
 
 impl Bridge {
-    /// The tally of `ask`; on the ask as its count when a question needs the team, so
-    /// an answer given here is the desk's vote.
+    /// The tally of `ask`; on the ask as its count when the team decides it (the
+    /// service's team rule, which `keep` sets from the same rule), so an answer given
+    /// here is the desk's vote.
     fn counting(&self, ask: &Ask) -> Counting {
         let request = ask.request();
         let (to, heard) = mpsc::unbounded_channel();
         let tally = Arc::new(Mutex::new(Tally::new(request, self.team.clone())));
         let desk = Voter { user: self.desk.clone(), device: DESK.into() };
-        if request.questions.iter().any(|q| self.team.needs(q)) {
+        if ask.needs_team() {
             let count =
                 DeskCount { tally: tally.clone(), desk: desk.clone(), team: self.team.clone(), voted: to.clone() };
             ask.count_with(Arc::new(count));
@@ -530,17 +531,7 @@ fn ending(outcome: &Result<Answer, UserQuestionError>, by: Option<&Decider>) -> 
         (Err(e), _) if e.code() == ErrorCode::AskAborted.as_str() => "Withdrawn: the agent stopped asking.".into(),
         // The desk's own person is "you" in their history; in the room, who they are.
         (_, Some(Decider::Matrix(people))) if people.iter().any(|p| p == DESK) => {
-            let names: Vec<&str> = people
-                .iter()
-                .map(|p| {
-                    if p == DESK {
-                        "the person at the desk"
-                    } else {
-                        p.split_once('/').map_or(p.as_str(), |(u, _)| u)
-                    }
-                })
-                .collect();
-            format!("Answered by {}.", names.join(", "))
+            format!("Answered by {}.", people_named(people, DESK_PERSON).join(", "))
         }
         (_, Some(who)) => format!("Answered by {}.", who.words(&en)),
         (_, None) => "Answered elsewhere.".into(),

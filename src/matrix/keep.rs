@@ -92,6 +92,9 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
     };
     let bridge = Arc::new(Bridge::new(client.clone(), &rule, pins, open, stopping).map_err(|e| place.files_error(e))?);
     hear(&bridge);
+    // Which questions the team decides, known to every ask before the bridge is offered one.
+    let team = rule.team();
+    service.set_team(Some(Arc::new(move |q| team.needs(q))));
     let registration = service.register("matrix", Scope::Any, PRIORITY, Arc::new(Answering(bridge.clone())));
     let left = bridge.clone();
     let sweep = tokio::spawn(async move {
@@ -124,8 +127,6 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
         rule.room,
         bridge.client.user_id().map(|u| u.to_string()).unwrap_or_default()
     );
-    let team = rule.team();
-    service.set_team(Some(Arc::new(move |q| team.needs(q))));
     Ok(Running { service: service.clone(), stamps, registration, sync, sweep })
 }
 

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use matrix_sdk::ruma::events::poll::compile_unstable_poll_results;
 use matrix_sdk::ruma::events::poll::unstable_start::UnstablePollStartContentBlock;
 use matrix_sdk::ruma::events::poll::PollResponseData;
-use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId};
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId, UserId};
 
 use super::post;
 use crate::model::labels::{
@@ -47,8 +47,10 @@ pub struct Voter {
 }
 
 /// The device a vote given at the desk (the window, a terminal, a socket answerer, a
-/// paired machine) is counted from.
+/// paired machine) is counted from; who decided, when the desk's person is not named.
 pub const DESK: &str = "desk";
+/// The desk's person, unnamed on Matrix, as the agent and the room read it.
+pub const DESK_PERSON: &str = "the person at the desk";
 
 /// The team's rule, as [`super::room::Rule`] keeps it.
 #[derive(Debug, Clone, Default)]
@@ -88,7 +90,7 @@ impl Team {
     /// How `voter` is named to the agent and in the window.
     pub fn name(&self, voter: &Voter) -> String {
         match (&self.desk, voter.device.as_str()) {
-            (None, DESK) => "the person at the desk".into(),
+            (None, DESK) => DESK_PERSON.into(),
             _ => voter.user.to_string(),
         }
     }
@@ -121,6 +123,26 @@ struct Count {
     decided: Option<Decided>,
 }
 
+impl Count {
+    /// The votes per option, each person's latest only (ruma's tally); `None` for a
+    /// question without a poll.
+    fn results(&self) -> Option<Vec<(&str, Vec<&UserId>)>> {
+        let responses = self.votes.iter().map(|(v, ts, answers)| PollResponseData {
+            sender: &v.user,
+            origin_server_ts: *ts,
+            selections: answers,
+        });
+        let results = compile_unstable_poll_results(self.poll.as_ref()?, responses, None);
+        Some(results.into_iter().map(|(id, users)| (id, users.into_iter().collect())).collect())
+    }
+
+    /// `user`'s latest vote: who, from which device.
+    fn latest(&self, user: &UserId) -> &Voter {
+        let (voter, _, _) = self.votes.iter().rev().find(|(v, _, _)| v.user == user).expect("a voter voted");
+        voter
+    }
+}
+
 /// The room's say on one ask.
 pub struct Tally {
     questions: Vec<Question>,
@@ -129,7 +151,7 @@ pub struct Tally {
 }
 
 /// Whether `question` is a decision: a permission, or a plan or change under review.
-pub fn is_decision(question: &Question) -> bool {
+fn is_decision(question: &Question) -> bool {
     question.intent.as_ref().is_some_and(|i| [PERMISSION, PLAN_REVIEW, CODE_REVIEW].contains(&i.kind.as_str()))
 }
 
@@ -235,27 +257,13 @@ impl Tally {
             .enumerate()
             .find(|(at, q)| self.team.needs(q) && self.counts[*at].decided.is_none())?;
         let count = &self.counts[at];
-        let poll = count.poll.as_ref()?;
-        let responses = count.votes.iter().map(|(v, ts, answers)| PollResponseData {
-            sender: &v.user,
-            origin_server_ts: *ts,
-            selections: answers,
-        });
-        let results = compile_unstable_poll_results(poll, responses, None);
+        let results = count.results()?;
         let most = results
             .iter()
             .filter(|(id, _)| post::option_of(question, id).is_some_and(|l| !says_no(l)))
             .max_by_key(|(_, users)| users.len());
-        let users: Vec<&matrix_sdk::ruma::UserId> =
-            most.map(|(_, users)| users.iter().copied().collect()).unwrap_or_default();
-        let approved = users
-            .iter()
-            .filter(|u| **u != desk.user)
-            .map(|u| {
-                let (voter, _, _) = count.votes.iter().rev().find(|(v, _, _)| v.user == **u).expect("voted");
-                self.team.name(voter)
-            })
-            .collect();
+        let users: &[&UserId] = most.map(|(_, users)| users.as_slice()).unwrap_or_default();
+        let approved = users.iter().filter(|u| **u != desk.user).map(|u| self.team.name(count.latest(u))).collect();
         let yours = count.votes.iter().rev().find(|(v, _, _)| v.user == desk.user).map(|(_, _, answers)| {
             answers.iter().filter_map(|id| post::option_of(question, id)).map(str::to_owned).collect()
         });
@@ -305,17 +313,7 @@ impl Tally {
             }
             return;
         }
-        let Some(poll) = count.poll.as_ref() else { return };
-        let responses = count.votes.iter().map(|(v, ts, answers)| PollResponseData {
-            sender: &v.user,
-            origin_server_ts: *ts,
-            selections: answers,
-        });
-        let results = compile_unstable_poll_results(poll, responses, None);
-        let latest_device = |user: &matrix_sdk::ruma::UserId| {
-            let (voter, _, _) = count.votes.iter().rev().find(|(v, _, _)| v.user == user).expect("a voter voted");
-            voter.clone()
-        };
+        let Some(results) = count.results() else { return };
         let team = self.team.needs(question);
         // A no from anyone who counts ends it, as does the first answer of a question
         // that needs no team; else the first approving option with enough votes.
@@ -324,7 +322,7 @@ impl Tally {
             (is_decision(question) && says_no(label)).then(|| users.iter().next().map(|u| (label, u.to_owned())))?
         });
         let (labels, by): (Vec<String>, Vec<Voter>) = if let Some((label, user)) = no {
-            let voter = latest_device(user);
+            let voter = count.latest(user).clone();
             if let Some(note) = count.notes.remove(&voter.user) {
                 count.decided = Some(Decided { item: item(question, label, Some(&note)), by: vec![voter] });
             } else {
@@ -334,7 +332,7 @@ impl Tally {
         } else if team {
             let Some((id, users)) = results.iter().find(|(_, users)| users.len() >= self.team.quorum) else { return };
             // In the order they voted.
-            let mut voters: Vec<Voter> = users.iter().map(|u| latest_device(u)).collect();
+            let mut voters: Vec<Voter> = users.iter().map(|u| count.latest(u).clone()).collect();
             voters.sort_by_key(|v| count.votes.iter().rposition(|(w, _, _)| w == v));
             (post::option_of(question, id).into_iter().map(str::to_owned).collect(), voters)
         } else {
