@@ -427,6 +427,30 @@ async fn an_answerer_that_goes_away_while_holding_passes_the_ask_on() {
 }
 
 #[tokio::test]
+async fn an_answer_given_just_before_its_answerer_lets_go_stands() {
+    /// Answers, then hangs up before the service has read the answer.
+    #[derive(Default)]
+    struct AnswersThenLetsGo(Mutex<Option<Ask>>);
+    #[async_trait]
+    impl Answerer for AnswersThenLetsGo {
+        async fn answer(&self, ask: &Ask, next: Next<'_>) -> Outcome {
+            *self.0.lock().unwrap() = Some(ask.clone());
+            ask.claim();
+            ask.answer(pnpm()).unwrap();
+            next.run().await
+        }
+    }
+    let s = UserQuestions::new();
+    let socket = Arc::new(AnswersThenLetsGo::default());
+    s.register("socket", Scope::Any, 10, socket.clone());
+    s.register("fallback", Scope::Any, 0, Arc::new(Named("fallback")));
+    let answer = ask(&s, pkg_request()).await.unwrap();
+    assert_eq!(answer.to_compact_json(), r#"{"answers":[{"id":"pkg","selected":["pnpm"]}]}"#);
+    let a = socket.0.lock().unwrap().clone().unwrap();
+    assert_eq!(a.answered_by().as_deref(), Some("socket"));
+}
+
+#[tokio::test]
 async fn a_bad_answer_is_refused_and_the_ask_stays_pending() {
     let s = UserQuestions::new();
     let (h, mut held) = holding();

@@ -226,6 +226,22 @@ async fn an_answerer_that_disconnects_passes_its_asks_on() {
 }
 
 #[tokio::test]
+async fn an_answer_at_once_followed_by_a_hang_up_is_the_answer() {
+    let s = TestServer::start().await;
+    let mut asker = s.client("asker").await;
+    for round in 0..20 {
+        let mut once = s.client("once").await;
+        once.register("once", json!("any")).await;
+        let id = asker.start("ask", json!({"questions": [question("go")]})).await;
+        let offer = once.expect("questions/offer").await;
+        once.reply(&offer["id"], json!({"answer": yes("go")})).await;
+        drop(once);
+        let reply = asker.recv().await;
+        assert_eq!(reply, json!({"jsonrpc": "2.0", "id": id, "result": yes("go")}), "round {round}");
+    }
+}
+
+#[tokio::test]
 async fn unregistering_while_holding_passes_on_and_none_left_is_no_provider() {
     let s = TestServer::start().await;
     let mut asker = s.client("asker").await;

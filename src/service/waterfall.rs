@@ -43,7 +43,13 @@ pub struct Next<'a> {
 
 impl Next<'_> {
     /// Offers the ask to the remaining answerers; `NO_PROVIDER` when none claims it.
+    /// What this answerer delivered before letting go stands instead: an answerer on a
+    /// socket that answers and hangs up at once has answered, whichever the service
+    /// reads first.
     pub async fn run(self) -> Result<Answer, UserQuestionError> {
+        if self.ask.is_delivered() {
+            return self.ask.delivery();
+        }
         self.delegated.store(true, Ordering::Relaxed);
         self.waterfall.dispatch(self.ask, self.tried).await
     }
