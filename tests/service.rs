@@ -707,3 +707,33 @@ async fn a_counted_ask_takes_an_answer_below_as_a_vote_until_its_count_completes
     assert_eq!(a.answered_by().as_deref(), Some("holder"));
     assert!(s.pending().is_empty());
 }
+
+#[tokio::test]
+async fn the_deadline_denies_a_counted_ask_whatever_its_count_makes_of_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join("settings.json");
+    std::fs::write(&settings, br#"{"deadline": "1s"}"#).unwrap();
+    let s = UserQuestions::new();
+    let _passed = user_questions::deadline::install(&s, user_questions::deadline::Source::file(Some(settings)));
+    s.register("count", Scope::Any, 1, Arc::new(Counting));
+    let (holder, mut held) = holding();
+    s.register("holder", Scope::Any, 0, holder);
+    let mut may = Question::new("permission", "May I run rm -rf build?").option("Allow", None).option("Deny", None);
+    may.intent = Some(Intent { kind: "permission".into(), approve: "Allow".into(), extra: Default::default() });
+    may.detail = Some("rm -rf build".into());
+    let asking = tokio::spawn({
+        let s = s.clone();
+        async move { ask(&s, AskRequest::new(vec![may])).await }
+    });
+    let a = tokio::time::timeout(std::time::Duration::from_secs(60), held.recv()).await.expect("offered").unwrap();
+    let denied = tokio::time::timeout(std::time::Duration::from_secs(60), asking)
+        .await
+        .expect("the deadline's denial was taken as a vote and the ask stayed pending")
+        .unwrap()
+        .unwrap();
+    assert!(
+        denied.answers[0].custom.as_deref().unwrap().starts_with("Denied: nobody answered within 1s"),
+        "{denied:?}"
+    );
+    assert_eq!(a.answered_by().as_deref(), Some("deadline"), "the deadline decided, not a vote");
+}

@@ -354,7 +354,7 @@ impl Bridge {
 
     fn deliver(&self, ask: &Ask, answer: Answer, by: &[Voter]) -> bool {
         let who = decider(&self.team, by);
-        match ask.answer_counted(answer) {
+        match ask.answer_uncounted(answer) {
             Ok(()) => {
                 ask.note_answered_by(&who.to_string());
                 true

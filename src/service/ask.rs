@@ -136,8 +136,9 @@ impl Ask {
         self.deliver(Ok(answer), true)
     }
 
-    /// Answers the ask with what its count decided: not a vote of its own.
-    pub fn answer_counted(&self, answer: Answer) -> Result<(), UserQuestionError> {
+    /// Answers the ask with an answer that is not a vote, whatever count is on it: what
+    /// the count itself decided, or the person's deadline.
+    pub fn answer_uncounted(&self, answer: Answer) -> Result<(), UserQuestionError> {
         let answer = answer.fit(&self.0.request.questions)?;
         self.deliver(Ok(answer), false)
     }
