@@ -550,8 +550,8 @@ async fn a_remembered_answer_never_decides_a_question_a_team_decides() {
     let installed = history::install(&service, dir.path(), Retention::from_env());
     let conn = history::open_for_writing(&installed.file().unwrap()).unwrap();
     store::add_rule(&conn, "Run the migration?", labels::ALLOW, None, Some("alembic upgrade head")).unwrap();
-    let (to, mut held) = tokio::sync::mpsc::unbounded_channel();
-    service.register("person", Scope::Any, 0, Arc::new(Holding(to)));
+    let (person, mut held) = common::holding();
+    service.register("person", Scope::Any, 0, person);
     let permission = || {
         let mut q = Question::new("p", "Run the migration?").option(labels::ALLOW, None).option(labels::DENY, None);
         q.detail = Some("alembic upgrade head".into());
@@ -564,29 +564,10 @@ async fn a_remembered_answer_never_decides_a_question_a_team_decides() {
     assert_eq!(answer.answers[0].selected, [labels::ALLOW], "no team: the rule answers");
 
     service.set_team(Some(Arc::new(|q: &Question| q.intent.as_ref().is_some_and(|i| i.kind == labels::PERMISSION))));
-    let asking = tokio::spawn({
-        let service = service.clone();
-        async move { service.ask(permission(), &tokio_util::sync::CancellationToken::new()).await }
-    });
+    let asking = common::spawn_ask(&service, permission());
     let ask = held.recv().await.expect("offered to the person, not answered by the rule");
     assert!(ask.needs_team());
     let deny = Answer::new(vec![AnswerItem::selected("p", &[labels::DENY])]);
     ask.answer(deny.clone()).unwrap();
     assert_eq!(asking.await.unwrap().unwrap(), deny);
-}
-
-/// Holds every ask it is offered and hands it to the test.
-struct Holding(tokio::sync::mpsc::UnboundedSender<user_questions::Ask>);
-
-#[async_trait::async_trait]
-impl user_questions::Answerer for Holding {
-    async fn answer(
-        &self,
-        ask: &user_questions::Ask,
-        _next: user_questions::Next<'_>,
-    ) -> Result<user_questions::Answer, user_questions::model::UserQuestionError> {
-        ask.claim();
-        self.0.send(ask.clone()).unwrap();
-        std::future::pending().await
-    }
 }

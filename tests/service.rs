@@ -1,11 +1,13 @@
 //! The reference's behaviours of `ask()`, in process: checks in order, the registry,
 //! the waterfall, cancellation, answer checking and the pending set.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use common::{holding, spawn_ask};
 use serde_json::json;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use user_questions::model::{Intent, UserQuestionError};
 use user_questions::service::{Ending, PendingEvent};
@@ -52,21 +54,6 @@ impl Answerer for Passing {
         *self.0.lock().unwrap() += 1;
         next.run().await
     }
-}
-
-/// Claims every ask and hands it to the test, which answers it later.
-struct Holding(mpsc::UnboundedSender<Ask>);
-#[async_trait]
-impl Answerer for Holding {
-    async fn answer(&self, ask: &Ask, _next: Next<'_>) -> Outcome {
-        ask.claim();
-        self.0.send(ask.clone()).unwrap();
-        std::future::pending().await
-    }
-}
-fn holding() -> (Arc<Holding>, mpsc::UnboundedReceiver<Ask>) {
-    let (tx, rx) = mpsc::unbounded_channel();
-    (Arc::new(Holding(tx)), rx)
 }
 
 /// Labels its answer with its own name, so order is visible.
@@ -296,10 +283,7 @@ async fn leaving_aborts_the_pending_asks_of_owned_agents() {
     let (h, mut held) = holding();
     s.register("ui", Scope::Any, 0, h);
     let root = s.enter("root", None, 0).unwrap();
-    let asking = tokio::spawn({
-        let (s, root) = (s.clone(), root.clone());
-        async move { ask(&s, pkg_request().from_agent(root)).await }
-    });
+    let asking = spawn_ask(&s, pkg_request().from_agent(root.clone()));
     let held_ask = held.recv().await.unwrap();
     s.leave(&root).unwrap();
     assert_eq!(asking.await.unwrap().unwrap_err().code(), "ASK_ABORTED");
@@ -338,10 +322,7 @@ async fn an_intent_passes_through_untouched() {
     q.intent.as_mut().unwrap().kind = "future-kind".into();
     q.intent.as_mut().unwrap().extra.insert("x".into(), json!({"y": [1]}));
     let sent = q.intent.clone();
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, AskRequest::new(vec![q])).await }
-    });
+    let asking = spawn_ask(&s, AskRequest::new(vec![q]));
     let a = held.recv().await.unwrap();
     assert_eq!(a.request().questions[0].intent, sent);
     a.answer(Answer::new(vec![AnswerItem::selected("plan", &["Approve"])])).unwrap();
@@ -416,10 +397,7 @@ async fn an_answerer_that_goes_away_while_holding_passes_the_ask_on() {
     let (h, mut held) = holding();
     let ui = s.register("ui", Scope::Any, 10, h);
     s.register("fallback", Scope::Any, 0, Arc::new(Named("fallback")));
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     let _held = held.recv().await.unwrap();
     assert_eq!(s.pending()[0].answerer.as_deref(), Some("ui"));
     ui.remove();
@@ -455,10 +433,7 @@ async fn a_bad_answer_is_refused_and_the_ask_stays_pending() {
     let s = UserQuestions::new();
     let (h, mut held) = holding();
     s.register("ui", Scope::Any, 0, h);
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     let a = held.recv().await.unwrap();
     let e = a.answer(Answer::new(vec![AnswerItem::selected("pkg", &["yarn"])])).unwrap_err();
     assert_eq!(e.code(), "BAD_ANSWER");
@@ -481,10 +456,7 @@ async fn the_pending_set_reports_posted_claimed_and_ended() {
     s.register("ui", Scope::Agents, 0, h);
     let bot = s.enter("bot", None, 2).unwrap();
     let mut events = s.subscribe();
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request().from_agent(bot)).await }
-    });
+    let asking = spawn_ask(&s, pkg_request().from_agent(bot));
     let a = held.recv().await.unwrap();
     let snapshot = s.pending();
     assert_eq!(snapshot.len(), 1);
@@ -506,10 +478,7 @@ async fn shutting_down_ends_pending_and_later_asks() {
     let s = UserQuestions::new();
     let (h, mut held) = holding();
     s.register("ui", Scope::Any, 0, h);
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     let a = held.recv().await.unwrap();
     s.shut_down();
     assert_eq!(asking.await.unwrap().unwrap_err().code(), "SHUTTING_DOWN");
@@ -560,10 +529,7 @@ async fn a_holder_that_passes_as_the_service_stops_leaves_shutting_down() {
     let s = UserQuestions::new();
     let offered = Arc::new(tokio::sync::Notify::new());
     s.register("ui", Scope::Any, 0, Arc::new(PassOnWithdraw(offered.clone())));
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     offered.notified().await;
     s.shut_down();
     assert_eq!(asking.await.unwrap().unwrap_err().code(), "SHUTTING_DOWN");
@@ -603,17 +569,11 @@ async fn every_ending_comes_back_up_the_waterfall_before_the_asker_has_it() {
     s.register("window", Scope::Any, 0, holder);
 
     // An answer given later, by the holder.
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     held.recv().await.unwrap().answer(pnpm()).unwrap();
     assert_eq!(asking.await.unwrap().unwrap(), pnpm());
     // A holder's own error, and an ask withdrawn by its asker.
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     held.recv().await.unwrap().reject(UserQuestionError::user_cancelled()).unwrap();
     assert!(asking.await.unwrap().unwrap_err().is(user_questions::model::ErrorCode::AskCancelled));
     let cancel = CancellationToken::new();
@@ -679,10 +639,7 @@ async fn a_counted_ask_takes_an_answer_below_as_a_vote_until_its_count_completes
     s.register("count", Scope::Any, 1, Arc::new(Counting));
     let (holder, mut held) = holding();
     s.register("holder", Scope::Any, 0, holder);
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     let a = held.recv().await.unwrap();
     let watching = a.watch_progress().expect("counted");
     a.answer(pnpm()).unwrap();
@@ -696,10 +653,7 @@ async fn a_counted_ask_takes_an_answer_below_as_a_vote_until_its_count_completes
     assert_eq!(a.answered_by().as_deref(), Some("two people"), "the count says who decided");
 
     // An answer the count says decides alone ends it at once, as given.
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, pkg_request()).await }
-    });
+    let asking = spawn_ask(&s, pkg_request());
     let a = held.recv().await.unwrap();
     let npm = Answer::new(vec![AnswerItem::selected("pkg", &["npm"])]);
     a.answer(npm.clone()).unwrap();
@@ -721,10 +675,7 @@ async fn the_deadline_denies_a_counted_ask_whatever_its_count_makes_of_answers()
     let mut may = Question::new("permission", "May I run rm -rf build?").option("Allow", None).option("Deny", None);
     may.intent = Some(Intent { kind: "permission".into(), approve: "Allow".into(), extra: Default::default() });
     may.detail = Some("rm -rf build".into());
-    let asking = tokio::spawn({
-        let s = s.clone();
-        async move { ask(&s, AskRequest::new(vec![may])).await }
-    });
+    let asking = spawn_ask(&s, AskRequest::new(vec![may]));
     let a = tokio::time::timeout(std::time::Duration::from_secs(60), held.recv()).await.expect("offered").unwrap();
     let denied = tokio::time::timeout(std::time::Duration::from_secs(60), asking)
         .await

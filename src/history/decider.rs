@@ -10,7 +10,8 @@ use std::fmt;
 
 use user_questions_i18n::Text;
 
-use crate::model::UserQuestionError;
+use crate::model::labels::PERMISSION;
+use crate::model::{Answer, ErrorCode, Request, UserQuestionError};
 
 /// Who ended an ask.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,16 +43,15 @@ const WINDOWS: [&str; 2] = ["desktop window", "window"];
 const TERMINAL: &str = "terminal";
 /// What the history keeps for [`Decider::AgentPrompt`].
 const AGENT_PROMPT: &str = "agent-prompt";
+/// What [`Decider::Matrix`] keeps for the desk's own person when they are not named
+/// on Matrix; also the device a vote given at the desk is counted from.
+pub const DESK: &str = "desk";
 
 impl Decider {
     /// Who decided an ask nobody here decided: a permission withdrawn by its asker
     /// (the agent ended its hook) was left to the agent's own prompt.
-    pub fn of_withdrawn(
-        request: &crate::model::Request,
-        outcome: &Result<crate::Answer, UserQuestionError>,
-    ) -> Option<Self> {
-        use crate::model::labels::PERMISSION;
-        let withdrawn = matches!(outcome, Err(e) if e.is(crate::ErrorCode::AskAborted));
+    pub fn of_withdrawn(request: &Request, outcome: &Result<Answer, UserQuestionError>) -> Option<Self> {
+        let withdrawn = matches!(outcome, Err(e) if e.is(ErrorCode::AskAborted));
         let permission = request.questions.iter().any(|q| q.intent.as_ref().is_some_and(|i| i.kind == PERMISSION));
         (withdrawn && permission).then_some(Self::AgentPrompt)
     }
@@ -113,7 +113,7 @@ pub fn people_named<'a>(people: &'a [String], desk: &'a str) -> Vec<&'a str> {
     people
         .iter()
         .map(|p| match p.split_once('/') {
-            _ if p == "desk" => desk,
+            _ if p == DESK => desk,
             Some((user, _)) => user,
             None => p,
         })

@@ -48,7 +48,7 @@ pub struct Voter {
 
 /// The device a vote given at the desk (the window, a terminal, a socket answerer, a
 /// paired machine) is counted from; who decided, when the desk's person is not named.
-pub const DESK: &str = "desk";
+pub use crate::history::decider::DESK;
 /// The desk's person, unnamed on Matrix, as the agent and the room read it.
 pub const DESK_PERSON: &str = "the person at the desk";
 

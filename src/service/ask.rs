@@ -185,11 +185,6 @@ impl Ask {
         self.0.team
     }
 
-    /// Whether a team's count is on the ask.
-    pub fn is_counted(&self) -> bool {
-        self.0.counting.get().is_some()
-    }
-
     /// Tells whoever shows the ask where its count stands.
     pub fn set_progress(&self, progress: Progress) {
         let Some(counting) = self.0.counting.get() else { return };

@@ -17,6 +17,38 @@ use user_questions::UserQuestions;
 
 pub const WAIT: Duration = Duration::from_secs(5);
 
+/// An in-process answerer that claims every ask and hands it to the test, which
+/// answers it later.
+pub struct Holding(tokio::sync::mpsc::UnboundedSender<user_questions::Ask>);
+
+#[async_trait::async_trait]
+impl user_questions::Answerer for Holding {
+    async fn answer(
+        &self,
+        ask: &user_questions::Ask,
+        _next: user_questions::Next<'_>,
+    ) -> Result<user_questions::Answer, user_questions::UserQuestionError> {
+        ask.claim();
+        self.0.send(ask.clone()).unwrap();
+        std::future::pending().await
+    }
+}
+
+/// A [`Holding`] answerer and the asks it holds.
+pub fn holding() -> (std::sync::Arc<Holding>, tokio::sync::mpsc::UnboundedReceiver<user_questions::Ask>) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    (std::sync::Arc::new(Holding(tx)), rx)
+}
+
+/// Asks `request` in a task of its own, so the test can answer it meanwhile.
+pub fn spawn_ask(
+    service: &UserQuestions,
+    request: user_questions::AskRequest,
+) -> tokio::task::JoinHandle<Result<user_questions::Answer, user_questions::UserQuestionError>> {
+    let service = service.clone();
+    tokio::spawn(async move { service.ask(request, &tokio_util::sync::CancellationToken::new()).await })
+}
+
 pub struct TestServer {
     pub dir: tempfile::TempDir,
     pub path: PathBuf,
