@@ -25,6 +25,7 @@ pub mod matrix;
 pub mod mcp;
 pub mod model;
 pub mod paths;
+pub mod policy;
 pub mod relay;
 pub mod review;
 pub mod service;

@@ -1,0 +1,321 @@
+//! The policy: one list of rules for every agent, deciding before the agent's own
+//! prompt. It takes an [`Action`] (what kind, what resource, where, which agent and
+//! session) and gives a [`Decision`]: allow, ask or deny, and for each part what
+//! decided it. A command is judged part by part as bash will run it
+//! ([`shell`]): any part denied is a deny, with that rule's reason; every part allowed
+//! is an allow; anything else goes to the person. What the reader cannot read with
+//! certainty is never allowed.
+//!
+//! The rules are the person's own file and the nearest project's `.userq/rules.toml`
+//! once trusted ([`trust`]); the built-in set `read-only` ([`known`]) applies where a
+//! rule allows it. The policy knows nothing of sockets or agents' shapes: the hook
+//! asks it with no server running, and the same code answers `userq rules why`.
+
+pub mod known;
+pub mod rules;
+pub mod shell;
+pub mod trust;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use rules::Fit;
+pub use rules::{Origin, Rule, RulesError, Verdict, What};
+use shell::{Part, Unreadable, Word};
+
+/// The person's rules file, in the configuration folder.
+pub const FILE: &str = "rules.toml";
+
+/// One thing an agent wants to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub kind: Kind,
+    /// The folder it acts in: a project's rules and relative paths start here.
+    pub cwd: Option<PathBuf>,
+    /// The agent's command-line name (`claude-code`).
+    pub agent: Option<String>,
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    Command(String),
+    Read(String),
+    /// Files edited, written or deleted (a patch may touch several).
+    Edit(Vec<String>),
+    Fetch(String),
+    Mcp {
+        server: String,
+        tool: String,
+    },
+}
+
+/// What decided one part.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum By {
+    /// A rule: how it reads, where it comes from, and its reason.
+    Rule { rule: String, origin: String, reason: Option<String> },
+    /// The built-in set `read-only`, which a rule allowed.
+    ReadOnly { rule: String, origin: String },
+    /// A rule that may fit: a word known only at run time stands where it has a word.
+    MaybeRule { rule: String, origin: String },
+    /// No rule: the person decides.
+    NoRule,
+    /// The reader could not read it with certainty.
+    Unreadable { why: String, subject: Option<String> },
+}
+
+/// One part and its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judged {
+    pub text: String,
+    /// What the part does, as the reader sees it: `run`, `write` or `unreadable`.
+    pub kind: &'static str,
+    pub decision: Verdict,
+    #[serde(flatten)]
+    pub by: By,
+}
+
+/// The policy's verdict on an action.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decision {
+    pub decision: Verdict,
+    pub parts: Vec<Judged>,
+    /// A project rules file that does not apply: not trusted, or changed since.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untrusted: Option<String>,
+}
+
+impl Decision {
+    /// The sentence an agent's model reads after a deny: the part, the rule and its
+    /// reason.
+    pub fn deny_message(&self) -> String {
+        let Some(part) = self.parts.iter().find(|p| p.decision == Verdict::Deny) else {
+            return "Denied by the User Questions policy.".into();
+        };
+        match &part.by {
+            By::Rule { rule, origin, reason } => {
+                let reason = reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+                format!(
+                    "Denied by the User Questions policy{reason} (`{}` matches the rule {rule}, {origin}).",
+                    part.text
+                )
+            }
+            _ => format!("Denied by the User Questions policy (`{}`).", part.text),
+        }
+    }
+}
+
+/// The rules that apply in one folder.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    pub rules: Vec<Rule>,
+    /// A project's rules file found but not applied, and why.
+    pub untrusted: Option<(PathBuf, trust::Trust)>,
+}
+
+impl Policy {
+    /// The person's rules (from `config`) and, for an action in `cwd`, the nearest
+    /// project's trusted rules. A file that cannot be read as rules is an error.
+    pub fn load(config: &Path, cwd: Option<&Path>) -> Result<Self, RulesError> {
+        let mut policy = Policy::default();
+        let yours = config.join(FILE);
+        if let Ok(text) = std::fs::read_to_string(&yours) {
+            policy.rules.extend(rules::parse(&text, &yours, &Origin::Yours)?);
+        }
+        if let Some(file) = cwd.and_then(trust::find) {
+            let content = std::fs::read(&file).unwrap_or_default();
+            match trust::status(config, &file, &content) {
+                trust::Trust::Trusted => {
+                    let text = String::from_utf8_lossy(&content);
+                    policy.rules.extend(rules::parse(&text, &file, &Origin::Project(file.clone()))?);
+                }
+                other => policy.untrusted = Some((file, other)),
+            }
+        }
+        Ok(policy)
+    }
+
+    /// The verdict on `action`.
+    pub fn decide(&self, action: &Action) -> Decision {
+        let holding: Vec<&Rule> = self
+            .rules
+            .iter()
+            .filter(|r| r.holds(action.cwd.as_deref(), action.agent.as_deref(), action.session.as_deref()))
+            .collect();
+        let parts = match &action.kind {
+            Kind::Command(command) => shell::read(command)
+                .parts
+                .iter()
+                .map(|part| judge_part(part, &holding, action.cwd.as_deref()))
+                .collect(),
+            Kind::Read(path) => vec![judge_path(path, &holding, action.cwd.as_deref(), false)],
+            Kind::Edit(paths) => paths.iter().map(|p| judge_path(p, &holding, action.cwd.as_deref(), true)).collect(),
+            Kind::Fetch(url) => vec![judge_fetch(url, &holding)],
+            Kind::Mcp { server, tool } => vec![judge_mcp(server, tool, &holding)],
+        };
+        let decision = combine(&parts);
+        let untrusted = self.untrusted.as_ref().map(|(p, _)| p.display().to_string());
+        Decision { decision, parts, untrusted }
+    }
+}
+
+/// Deny if any part is denied; allow if every part is allowed; else ask.
+fn combine(parts: &[Judged]) -> Verdict {
+    if parts.iter().any(|p| p.decision == Verdict::Deny) {
+        Verdict::Deny
+    } else if !parts.is_empty() && parts.iter().all(|p| p.decision == Verdict::Allow) {
+        Verdict::Allow
+    } else {
+        Verdict::Ask
+    }
+}
+
+fn origin(rule: &Rule) -> String {
+    match &rule.origin {
+        Origin::Yours => format!("your rules, number {} of {}", rule.number, rule.verdict.key()),
+        Origin::Project(file) => format!("{}, number {} of {}", file.display(), rule.number, rule.verdict.key()),
+        Origin::Import(agent) => format!("imported from {agent}, number {} of {}", rule.number, rule.verdict.key()),
+    }
+}
+
+fn by_rule(rule: &Rule) -> By {
+    By::Rule { rule: rule.describe(), origin: origin(rule), reason: rule.reason.clone() }
+}
+
+/// The strongest rule among those that fit, by [`Verdict`]'s order.
+fn strongest<'r>(fitting: impl Iterator<Item = &'r &'r Rule>) -> Option<&'r Rule> {
+    fitting.max_by_key(|r| r.verdict).copied()
+}
+
+fn judged(part: &Part, decision: Verdict, by: By) -> Judged {
+    let kind = match part {
+        Part::Run(_) => "run",
+        Part::Write { .. } => "write",
+        Part::Unreadable { .. } => "unreadable",
+    };
+    Judged { text: part.text().to_owned(), kind, decision, by }
+}
+
+fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
+    match part {
+        Part::Unreadable { why, .. } => judged(part, Verdict::Ask, unreadable(why)),
+        Part::Write { path, .. } => {
+            let j = match path {
+                Word::Literal(p) => judge_path(p, rules, cwd, true),
+                Word::Dynamic(_) => Judged {
+                    text: String::new(),
+                    kind: "write",
+                    decision: Verdict::Ask,
+                    by: unreadable(&Unreadable::Unknown("a file named only when it runs".into())),
+                },
+            };
+            Judged { text: part.text().to_owned(), kind: "write", ..j }
+        }
+        Part::Run(run) => {
+            let fits: Vec<(&&Rule, Fit)> = rules.iter().map(|r| (r, r.fits_command(run))).collect();
+            let sure = strongest(fits.iter().filter(|(_, f)| *f == Fit::Yes).map(|(r, _)| *r));
+            let maybe = fits.iter().filter(|(r, f)| *f == Fit::Maybe && r.verdict > Verdict::Allow).map(|(r, _)| *r);
+            let maybe = strongest(maybe);
+            if let Some(rule) = sure.filter(|r| r.verdict == Verdict::Deny) {
+                return judged(part, Verdict::Deny, by_rule(rule));
+            }
+            if let Some(rule) = maybe {
+                // A deny or an ask that may fit: never an allow.
+                let by = By::MaybeRule { rule: rule.describe(), origin: origin(rule) };
+                return judged(part, Verdict::Ask, by);
+            }
+            if let Some(rule) = sure {
+                return judged(part, rule.verdict, by_rule(rule));
+            }
+            let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
+            if let Some(rule) = read_only {
+                if known::judge(run) == known::Judgement::ReadOnly {
+                    return judged(part, Verdict::Allow, By::ReadOnly { rule: rule.describe(), origin: origin(rule) });
+                }
+            }
+            judged(part, Verdict::Ask, By::NoRule)
+        }
+    }
+}
+
+fn unreadable(why: &Unreadable) -> By {
+    By::Unreadable { why: why.code().to_owned(), subject: why.subject().map(str::to_owned) }
+}
+
+/// A file read or edited, by the path rules.
+fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Judged {
+    let full = absolute(path, cwd);
+    let fitting = rules.iter().filter(|r| match &r.what {
+        What::Edit(glob) if edit => path_fits(glob, &full, r, cwd),
+        What::Read(glob) if !edit => path_fits(glob, &full, r, cwd),
+        _ => false,
+    });
+    let kind = if edit { "write" } else { "read" };
+    match strongest(fitting) {
+        Some(rule) => Judged { text: path.to_owned(), kind, decision: rule.verdict, by: by_rule(rule) },
+        None => Judged { text: path.to_owned(), kind, decision: Verdict::Ask, by: By::NoRule },
+    }
+}
+
+/// `path` made absolute against `cwd`, `.` and `..` taken out by their names.
+fn absolute(path: &str, cwd: Option<&Path>) -> PathBuf {
+    let expanded = rules::expand_home(path);
+    let joined = match cwd {
+        Some(c) if !expanded.starts_with('/') => c.join(&expanded),
+        _ => PathBuf::from(&expanded),
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether the glob of `rule` covers `full`: relative globs start at the rule's
+/// project, or the action's folder; a folder stands for everything under it.
+fn path_fits(glob: &str, full: &Path, rule: &Rule, cwd: Option<&Path>) -> bool {
+    let base = rule.scope.project.as_deref().or(cwd);
+    let pattern = absolute(glob, base).display().to_string();
+    let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
+    let fits = |p: &str| glob::Pattern::new(p).is_ok_and(|g| g.matches_path_with(full, options));
+    fits(&pattern) || fits(&format!("{}/**", pattern.trim_end_matches('/')))
+}
+
+fn judge_fetch(url: &str, rules: &[&Rule]) -> Judged {
+    let host = url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
+    let fitting = rules.iter().filter(|r| match &r.what {
+        What::Fetch(domain) => !host.is_empty() && rules::wildcard(domain, &host),
+        _ => false,
+    });
+    match strongest(fitting) {
+        Some(rule) => Judged { text: url.to_owned(), kind: "fetch", decision: rule.verdict, by: by_rule(rule) },
+        None => Judged { text: url.to_owned(), kind: "fetch", decision: Verdict::Ask, by: By::NoRule },
+    }
+}
+
+fn judge_mcp(server: &str, tool: &str, rules: &[&Rule]) -> Judged {
+    let fitting = rules.iter().filter(|r| match &r.what {
+        What::Mcp(pattern) => {
+            let (s, t) = pattern.split_once('/').unwrap_or((pattern, "*"));
+            rules::wildcard(s, server) && rules::wildcard(t, tool)
+        }
+        _ => false,
+    });
+    let text = format!("{server}/{tool}");
+    match strongest(fitting) {
+        Some(rule) => Judged { text, kind: "mcp", decision: rule.verdict, by: by_rule(rule) },
+        None => Judged { text, kind: "mcp", decision: Verdict::Ask, by: By::NoRule },
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,325 @@
+//! A rule: a verdict for one kind of action, in a scope, from an origin. Rules are kept
+//! as TOML, the person's in `rules.toml` of the configuration folder and a project's
+//! in its `.userq/rules.toml`, one array of tables per verdict:
+//!
+//! ```toml
+//! [[allow]]
+//! command = "make test"
+//!
+//! [[deny]]
+//! command = "git push"
+//! reason = "pushes go through review"
+//! ```
+//!
+//! An entry names exactly one action (`command`, `read-only`, `read`, `edit`,
+//! `fetch`, `mcp`) and may narrow its scope (`project`, `agent`, `session`).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::shell::{Run, Word};
+
+/// What a rule says. Deny beats ask beats allow: the order is the strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 3] = [Verdict::Allow, Verdict::Ask, Verdict::Deny];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Allow => "allow",
+            Verdict::Ask => "ask",
+            Verdict::Deny => "deny",
+        }
+    }
+}
+
+/// The action a rule is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum What {
+    /// A command's words, as a prefix (`cargo test` matches `cargo test --release`),
+    /// or the whole command when `exact`; `*` inside a word matches any characters.
+    Command { words: Vec<String>, exact: bool },
+    /// The built-in set of commands that only read ([`super::known`]).
+    ReadOnly,
+    /// Reading a file under a path glob.
+    Read(String),
+    /// Editing or writing a file under a path glob.
+    Edit(String),
+    /// Fetching from a domain (`example.com`, `*.example.com`).
+    Fetch(String),
+    /// An MCP server's tool: `server/tool`, or `server` for all its tools.
+    Mcp(String),
+}
+
+/// Where a rule holds: everywhere unless narrowed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// A folder and everything under it.
+    pub project: Option<PathBuf>,
+    /// An agent by its command-line name (`claude-code`).
+    pub agent: Option<String>,
+    /// One agent session.
+    pub session: Option<String>,
+}
+
+/// Where a rule comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The person's own rules file.
+    Yours,
+    /// A project's `.userq/rules.toml`, trusted.
+    Project(PathBuf),
+    /// Imported from an agent's own settings.
+    Import(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub verdict: Verdict,
+    pub what: What,
+    pub scope: Scope,
+    pub reason: Option<String>,
+    pub origin: Origin,
+    /// The rule's place in its file's list for its verdict, from 1.
+    pub number: usize,
+}
+
+/// One entry of a rules file, as written.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Entry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edit: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The agent a rule was imported from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    allow: Vec<Entry>,
+    #[serde(default)]
+    ask: Vec<Entry>,
+    #[serde(default)]
+    deny: Vec<Entry>,
+}
+
+/// A rules file that cannot be read as rules.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    #[error("{path}: {why}")]
+    Syntax { path: String, why: String },
+    #[error("{path}: [[{verdict}]] number {number} {why}")]
+    Entry { path: String, verdict: &'static str, number: usize, why: String },
+}
+
+/// The rules in `text`, the content of the file at `path`; `origin` says whose.
+/// `base` is the folder relative project paths start from.
+pub fn parse(text: &str, path: &Path, origin: &Origin) -> Result<Vec<Rule>, RulesError> {
+    let shown = path.display().to_string();
+    let file: File =
+        toml_edit::de::from_str(text).map_err(|e| RulesError::Syntax { path: shown.clone(), why: e.to_string() })?;
+    let mut rules = Vec::new();
+    for (verdict, entries) in [(Verdict::Allow, file.allow), (Verdict::Ask, file.ask), (Verdict::Deny, file.deny)] {
+        for (i, entry) in entries.into_iter().enumerate() {
+            let rule = entry.rule(verdict, origin, i + 1).map_err(|why| RulesError::Entry {
+                path: shown.clone(),
+                verdict: verdict.key(),
+                number: i + 1,
+                why,
+            })?;
+            rules.push(rule);
+        }
+    }
+    Ok(rules)
+}
+
+impl Entry {
+    /// The rule this entry says; `Err`: what is wrong with it.
+    pub fn rule(self, verdict: Verdict, origin: &Origin, number: usize) -> Result<Rule, String> {
+        let mut whats = Vec::new();
+        if let Some(c) = &self.command {
+            let words: Vec<String> = c.split_whitespace().map(str::to_owned).collect();
+            if words.is_empty() {
+                return Err("has an empty command".into());
+            }
+            whats.push(What::Command { words, exact: self.exact.unwrap_or(false) });
+        }
+        match self.read_only {
+            Some(true) => whats.push(What::ReadOnly),
+            Some(false) => return Err("says read-only = false; leave it out instead".into()),
+            None => {}
+        }
+        whats.extend(self.read.clone().map(What::Read));
+        whats.extend(self.edit.clone().map(What::Edit));
+        whats.extend(self.fetch.clone().map(What::Fetch));
+        whats.extend(self.mcp.clone().map(What::Mcp));
+        let what = match whats.len() {
+            1 => whats.remove(0),
+            0 => return Err("names no action (command, read-only, read, edit, fetch or mcp)".into()),
+            _ => return Err("names more than one action; write one entry for each".into()),
+        };
+        if self.exact.is_some() && !matches!(what, What::Command { .. }) {
+            return Err("says exact, which only a command takes".into());
+        }
+        if matches!(what, What::ReadOnly) && verdict != Verdict::Allow {
+            return Err("puts read-only under ask or deny; the set only allows".into());
+        }
+        let origin = match (&self.from, origin) {
+            (Some(agent), Origin::Yours) => Origin::Import(agent.clone()),
+            _ => origin.clone(),
+        };
+        let scope = Scope {
+            project: match (&origin, &self.project) {
+                (Origin::Project(file), _) => file.parent().and_then(Path::parent).map(Path::to_path_buf),
+                (_, Some(p)) => Some(PathBuf::from(expand_home(p))),
+                _ => None,
+            },
+            agent: self.agent,
+            session: self.session,
+        };
+        Ok(Rule { verdict, what, scope, reason: self.reason, origin, number })
+    }
+}
+
+/// Whether a rule's words match a command part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    No,
+    /// A word known only at run time stands where the rule has a word: it may fit.
+    Maybe,
+    Yes,
+}
+
+impl Rule {
+    /// Whether this rule's scope holds for an action in `cwd` by `agent` in `session`.
+    pub fn holds(&self, cwd: Option<&Path>, agent: Option<&str>, session: Option<&str>) -> bool {
+        self.scope.project.as_deref().is_none_or(|p| cwd.is_some_and(|c| c.starts_with(p)))
+            && self.scope.agent.as_deref().is_none_or(|a| Some(a) == agent)
+            && self.scope.session.as_deref().is_none_or(|s| Some(s) == session)
+    }
+
+    /// How the rule's command words fit `run`. An allow never fits a program named
+    /// by a path outside the system's folders (`./cargo` is not `cargo`).
+    pub fn fits_command(&self, run: &Run) -> Fit {
+        let What::Command { words, exact } = &self.what else { return Fit::No };
+        if run.argv.len() < words.len() || (*exact && (run.argv.len() != words.len() || run.open)) {
+            return Fit::No;
+        }
+        if self.verdict == Verdict::Allow && run.by_path() && !in_system_folder(run) {
+            return Fit::No;
+        }
+        let mut fit = Fit::Yes;
+        for (i, pattern) in words.iter().enumerate() {
+            let given = if i == 0 { run.name().map(str::to_owned) } else { run.argv[i].literal().map(str::to_owned) };
+            match given {
+                Some(w) if wildcard(pattern, &w) => {}
+                Some(_) => return Fit::No,
+                None => fit = Fit::Maybe,
+            }
+        }
+        fit
+    }
+
+    /// The rule as a person reads it: `deny command "git push"`.
+    pub fn describe(&self) -> String {
+        let what = match &self.what {
+            What::Command { words, exact: false } => format!("`{}`", words.join(" ")),
+            What::Command { words, exact: true } => format!("`{}` (exactly)", words.join(" ")),
+            What::ReadOnly => "read-only".to_owned(),
+            What::Read(p) => format!("read {p}"),
+            What::Edit(p) => format!("edit {p}"),
+            What::Fetch(d) => format!("fetch {d}"),
+            What::Mcp(t) => format!("mcp {t}"),
+        };
+        format!("{} {what}", self.verdict.key())
+    }
+
+    /// The rule's entry, as a rules file holds it.
+    pub fn entry(&self) -> Entry {
+        let mut e = Entry { reason: self.reason.clone(), ..Entry::default() };
+        match &self.what {
+            What::Command { words, exact } => {
+                e.command = Some(words.join(" "));
+                e.exact = exact.then_some(true);
+            }
+            What::ReadOnly => e.read_only = Some(true),
+            What::Read(p) => e.read = Some(p.clone()),
+            What::Edit(p) => e.edit = Some(p.clone()),
+            What::Fetch(d) => e.fetch = Some(d.clone()),
+            What::Mcp(t) => e.mcp = Some(t.clone()),
+        }
+        if !matches!(self.origin, Origin::Project(_)) {
+            e.project = self.scope.project.as_ref().map(|p| p.display().to_string());
+        }
+        e.agent = self.scope.agent.clone();
+        e.session = self.scope.session.clone();
+        if let Origin::Import(agent) = &self.origin {
+            e.from = Some(agent.clone());
+        }
+        e
+    }
+}
+
+fn in_system_folder(run: &Run) -> bool {
+    const FOLDERS: &[&str] = &["/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/"];
+    run.argv.first().and_then(Word::literal).is_some_and(|p| {
+        FOLDERS.iter().any(|f| p.strip_prefix(f).is_some_and(|rest| !rest.contains('/') && !rest.is_empty()))
+    })
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    let mut pieces = pattern.split('*');
+    let first = pieces.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else { return false };
+    let pieces: Vec<&str> = pieces.collect();
+    let Some((last, middle)) = pieces.split_last() else { return rest.is_empty() };
+    for piece in middle {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// `~` and `~/…` as the home folder.
+pub fn expand_home(p: &str) -> String {
+    let home = std::env::var("HOME").unwrap_or_default();
+    match p.strip_prefix('~') {
+        Some("") => home,
+        Some(rest) if rest.starts_with('/') => format!("{home}{rest}"),
+        _ => p.to_owned(),
+    }
+}

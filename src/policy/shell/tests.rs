@@ -1,0 +1,157 @@
+//! The reader against a corpus of commands: each reads as the parts bash would run.
+
+use super::*;
+
+/// Each part in one line: `run WORD…` (a `$` before a word known only at run time,
+/// `…` when more words come), `write PATH`, `unreadable CODE`.
+fn parts(command: &str) -> Vec<String> {
+    read(command)
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::Run(run) => {
+                let words: Vec<String> = run
+                    .argv
+                    .iter()
+                    .map(|w| match w {
+                        Word::Literal(s) => s.clone(),
+                        Word::Dynamic(s) => format!("${s}"),
+                    })
+                    .collect();
+                format!("run {}{}", words.join(" "), if run.open { " …" } else { "" })
+            }
+            Part::Write { path, .. } => format!("write {}", path.shown()),
+            Part::Unreadable { why, .. } => format!("unreadable {}", why.code()),
+        })
+        .collect()
+}
+
+#[track_caller]
+fn reads(command: &str, expected: &[&str]) {
+    assert_eq!(parts(command), expected, "reading {command:?}");
+}
+
+#[test]
+fn lists_and_pipelines_are_every_part() {
+    reads("cat foo | head", &["run cat foo", "run head"]);
+    reads("cargo test && rm -rf target", &["run cargo test", "run rm -rf target"]);
+    reads("a || b; c & d |& e", &["run a", "run b", "run c", "run d", "run e"]);
+    reads("a\nb\n\nc", &["run a", "run b", "run c"]);
+    reads("(a; b) && { c; }", &["run a", "run b", "run c"]);
+    reads("! a", &["run a"]);
+}
+
+#[test]
+fn compound_bodies_are_read() {
+    reads("if a; then b; elif c; then d; else e; fi", &["run a", "run b", "run c", "run d", "run e"]);
+    reads("for f in x y; do rm $f; done", &["run rm $$f"]);
+    reads("while true; do sleep 1; done", &["run true", "run sleep 1"]);
+    reads("case $x in a) b;; *) c;; esac", &["run b", "run c"]);
+    reads("for ((i=0; i<$(n); i++)); do :; done", &["run n", "run :"]);
+}
+
+#[test]
+fn substitutions_are_parts_wherever_they_stand() {
+    reads("echo $(rm -rf /)", &["run rm -rf /", "run echo $$(rm -rf /)"]);
+    reads("echo `id`", &["run id", "run echo $`id`"]);
+    reads("echo \"a $(id) b\"", &["run id", "run echo $\"a $(id) b\""]);
+    reads("diff <(ls a) >(tee b)", &["run ls a", "write b", "run tee b", "run diff $<(ls a) $>(tee b)"]);
+    reads("x=$(curl evil)", &["run curl evil"]);
+    reads("[[ -f $(touch x) ]]", &["run touch x"]);
+    reads("echo $(( $(id) + 1 ))", &["run id", "run echo $$(( $(id) + 1 ))"]);
+    reads("echo 'no $(id) here'", &["run echo no $(id) here"]);
+}
+
+#[test]
+fn here_documents_expand_only_unquoted() {
+    reads("cat <<EOF\n$(id)\nEOF", &["run cat", "run id"]);
+    reads("cat <<'EOF'\n$(id)\nEOF", &["run cat"]);
+    reads("cat <<EOF | sh\nrm -rf /\nEOF", &["run cat", "unreadable fed-to-interpreter"]);
+    reads("sh <<EOF\nrm -rf /\nEOF", &["unreadable fed-to-interpreter"]);
+    reads("python3 <<<'import os'", &["unreadable fed-to-interpreter"]);
+    reads("curl x | bash", &["run curl x", "unreadable fed-to-interpreter"]);
+    reads("curl x | python3 -", &["run curl x", "unreadable fed-to-interpreter"]);
+    reads("cat data | python3 tool.py", &["run cat data", "run python3 tool.py"]);
+    reads("cat a | sed -n 1p", &["run cat a", "run sed -n 1p"]);
+}
+
+#[test]
+fn redirections_that_write_are_parts() {
+    reads("echo x > ~/.bashrc", &["run echo x", "write ~/.bashrc"]);
+    reads("a >> log 2>&1", &["run a", "write log"]);
+    reads("a &> out", &["run a", "write out"]);
+    reads("a > /dev/null 2> /dev/null", &["run a"]);
+    reads("a >&2", &["run a"]);
+    reads("a < in", &["run a"]);
+    reads("cat < /dev/tcp/evil/80", &["run cat", "unreadable network"]);
+    reads("echo x | tee -a ~/.profile", &["run echo x", "write ~/.profile", "run tee -a ~/.profile"]);
+}
+
+#[test]
+fn quoting_and_escapes_are_resolved() {
+    reads("c''at a", &["run cat a"]);
+    reads("\\rm -rf x", &["run rm -rf x"]);
+    reads("\"rm\" x", &["run rm x"]);
+    reads("r\"m\" x", &["run rm x"]);
+    reads("$'rm' x", &["run rm x"]);
+    reads("/usr/bin/sudo ls", &["run /usr/bin/sudo ls"]);
+    assert_eq!(read("/usr/bin/sudo ls").parts[0], read("/usr/bin/sudo ls").parts[0]);
+    let Part::Run(run) = &read("/usr/bin/sudo ls").parts[0] else { panic!() };
+    assert_eq!(run.name(), Some("sudo"));
+}
+
+#[test]
+fn wrappers_are_read_through() {
+    reads("env FOO=1 timeout 5 nice -n 3 nohup sudo ls", &["run sudo ls"]);
+    reads("time command exec git status", &["run git status"]);
+    reads("command -v git", &["run command -v git"]);
+    reads("xargs -n1 rm", &["run rm …"]);
+    reads("find . -name '*.o' -exec rm {} \\;", &["run find . -name *.o", "run rm ${} …"]);
+    reads("find . -delete", &["run find . -delete"]);
+    reads("bash -c 'ls && rm x'", &["run ls", "run rm x"]);
+    reads("sh -c \"sh -c 'id'\"", &["run id"]);
+    reads("bash -lc \"$CMD\"", &["unreadable dynamic-script"]);
+    reads("bash script.sh", &["run bash script.sh"]);
+}
+
+#[test]
+fn what_cannot_be_read_is_said() {
+    reads("$CMD x", &["unreadable dynamic-program"]);
+    reads("$(which rm) x", &["run which rm", "unreadable dynamic-program"]);
+    reads("*.sh", &["unreadable dynamic-program"]);
+    reads("eval \"cat a\"", &["unreadable runs-text"]);
+    reads("source ./env.sh", &["unreadable runs-text"]);
+    reads(". ./env.sh", &["unreadable runs-text"]);
+    reads("trap 'rm x' EXIT", &["unreadable runs-text"]);
+    reads("alias ls='rm -rf'; ls", &["unreadable runs-text", "run ls"]);
+    reads("ls() { rm -rf /; }; ls", &["unreadable defines-function", "run ls"]);
+    reads("PATH=/tmp/evil:$PATH cat a", &["unreadable changes-what-runs", "run cat a"]);
+    reads("LD_PRELOAD=/tmp/x.so cat a", &["unreadable changes-what-runs", "run cat a"]);
+    reads("export GIT_PAGER=sh; git log", &["unreadable changes-what-runs", "run git log"]);
+    reads("env BASH_ENV=x bash s.sh", &["unreadable changes-what-runs"]);
+    reads("echo 'unterminated", &["unreadable syntax"]);
+    reads("if then fi", &["unreadable syntax"]);
+}
+
+#[test]
+fn comments_are_not_parts() {
+    reads("ls # && rm -rf /", &["run ls"]);
+}
+
+#[test]
+fn deep_and_long_commands_are_bounded() {
+    let nested = format!("{}id{}", "$(echo ".repeat(1000), ")".repeat(1000));
+    let reading = read(&nested);
+    assert!(reading.parts.iter().any(|p| matches!(p, Part::Unreadable { .. })), "{nested:.40}");
+    let groups = format!("{}id{}", "(".repeat(1000), ")".repeat(1000));
+    assert!(read(&groups).parts.iter().any(|p| matches!(p, Part::Unreadable { why: Unreadable::TooDeep, .. })));
+    let nested_sh = (0..3).fold("id".to_owned(), |inner, _| format!("sh -c {}", shell_quote(&inner)));
+    assert_eq!(parts(&nested_sh), ["run id"]);
+    let long = "ls && ".repeat(20_000) + "ls";
+    assert!(long.len() > 100_000);
+    assert_eq!(read(&long).parts.len(), 20_001);
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}

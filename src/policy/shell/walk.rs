@@ -1,0 +1,363 @@
+//! The walk over tree-sitter-bash's tree: every statement, every redirection and every
+//! substitution, in the order bash meets them. A node kind the walk does not know is
+//! unreadable, never skipped.
+
+use tree_sitter::{Node, Parser};
+
+use super::command::Words;
+use super::word::{resolve, Word};
+use super::{Part, Reading, Unreadable, MAX_DEPTH};
+
+/// Statements whose named children are statements or words to search for
+/// substitutions: their own kind decides nothing.
+const COMPOUND: &[&str] = &[
+    "program",
+    "compound_statement",
+    "do_group",
+    "else_clause",
+    "elif_clause",
+    "subshell",
+    "negated_command",
+    "if_statement",
+    "while_statement",
+    "for_statement",
+    "c_style_for_statement",
+    "case_statement",
+    "case_item",
+];
+
+/// Reads `src`; `depth` counts the `sh -c` levels around it.
+pub fn read(src: &str, depth: usize) -> Reading {
+    let mut reader = Reader { src, parts: Vec::new() };
+    if depth > MAX_DEPTH {
+        reader.unreadable_text(src, Unreadable::TooDeep);
+        return Reading { parts: reader.parts };
+    }
+    let mut parser = Parser::new();
+    if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
+        reader.unreadable_text(src, Unreadable::Syntax);
+        return Reading { parts: reader.parts };
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        reader.unreadable_text(src, Unreadable::Syntax);
+        return Reading { parts: reader.parts };
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        reader.unreadable_text(src, Unreadable::Syntax);
+    } else {
+        reader.statement(root, Fed::No, depth);
+    }
+    Reading { parts: reader.parts }
+}
+
+/// Whether a statement reads its input from a pipe or a here-document: a shell or an
+/// interpreter fed that way runs a program nobody can see here.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Fed {
+    No,
+    Yes,
+}
+
+pub struct Reader<'s> {
+    pub src: &'s str,
+    pub parts: Vec<Part>,
+}
+
+impl<'s> Reader<'s> {
+    pub fn text(&self, node: Node) -> &'s str {
+        node.utf8_text(self.src.as_bytes()).unwrap_or_default()
+    }
+
+    pub fn unreadable(&mut self, node: Node, why: Unreadable) {
+        self.unreadable_text(self.text(node), why);
+    }
+
+    fn unreadable_text(&mut self, text: &str, why: Unreadable) {
+        self.parts.push(Part::Unreadable { text: text.to_owned(), why });
+    }
+
+    /// One statement and everything inside it. `depth` bounds the recursion.
+    pub fn statement(&mut self, node: Node, fed: Fed, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.unreadable(node, Unreadable::TooDeep);
+        }
+        let kind = node.kind();
+        match kind {
+            "comment" => {}
+            "command" => self.command(node, fed, depth),
+            "pipeline" => {
+                let mut cursor = node.walk();
+                for (i, child) in node.named_children(&mut cursor).enumerate() {
+                    let fed = if i == 0 { fed } else { Fed::Yes };
+                    self.statement(child, fed, depth + 1);
+                }
+            }
+            "list" => {
+                // `a && b && c` nests to the left, one level per operator: walked as
+                // the flat list it is, so a long list is not a deep one.
+                let mut chain = vec![node];
+                while let Some(left) = chain.last().and_then(|n| n.named_child(0)).filter(|n| n.kind() == "list") {
+                    chain.push(left);
+                }
+                let first = chain.last().and_then(|n| n.named_child(0));
+                first.into_iter().for_each(|n| self.statement(n, fed, depth + 1));
+                for list in chain.iter().rev() {
+                    let mut cursor = list.walk();
+                    for child in list.named_children(&mut cursor).skip(1) {
+                        self.statement(child, fed, depth + 1);
+                    }
+                }
+            }
+            "redirected_statement" => self.redirected(node, fed, depth),
+            "variable_assignment" => self.assignment(node, depth),
+            "variable_assignments" | "declaration_command" | "unset_command" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    match child.kind() {
+                        "variable_assignment" => self.assignment(child, depth + 1),
+                        _ => self.search(child, depth + 1),
+                    }
+                }
+            }
+            "test_command" => self.search(node, depth + 1),
+            "function_definition" => {
+                let name = node.child_by_field_name("name").map(|n| self.text(n)).unwrap_or_default();
+                self.unreadable(node, Unreadable::DefinesFunction(name.to_owned()))
+            }
+            _ if COMPOUND.contains(&kind) => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if is_statement(child.kind()) {
+                        self.statement(child, fed, depth + 1);
+                    } else if child.kind() != "variable_name" {
+                        self.search(child, depth + 1);
+                    }
+                }
+            }
+            other => self.unreadable(node, Unreadable::Unknown(other.to_owned())),
+        }
+    }
+
+    /// A simple command: its assignments, its words, its redirections, and every
+    /// substitution inside them.
+    fn command(&mut self, node: Node, fed: Fed, depth: usize) {
+        let mut words = Vec::new();
+        let mut assigned = Vec::new();
+        let mut fed = fed;
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "variable_assignment" => {
+                    assigned.push(child);
+                }
+                "command_name" => {
+                    self.search(child, depth + 1);
+                    let word = child.named_child(0).map(|w| resolve(w, self.src));
+                    words.push(word.unwrap_or_else(|| Word::Dynamic(self.text(child).to_owned())));
+                }
+                "file_redirect" | "herestring_redirect" => {
+                    fed = if child.kind() == "herestring_redirect" { Fed::Yes } else { fed };
+                    self.redirect(child, depth + 1);
+                }
+                "subshell" => self.statement(child, Fed::No, depth + 1),
+                _ => {
+                    self.search(child, depth + 1);
+                    words.push(resolve(child, self.src));
+                }
+            }
+        }
+        for a in &assigned {
+            self.assignment(*a, depth);
+        }
+        if words.is_empty() {
+            return;
+        }
+        let words = Words { words, text: self.text(node).to_owned(), fed, depth };
+        words.run(self);
+    }
+
+    /// `NAME=value`: a name that changes what runs is unreadable; the value is searched.
+    fn assignment(&mut self, node: Node, depth: usize) {
+        let name = node.child_by_field_name("name").map(|n| self.text(n)).unwrap_or_default();
+        if changes_what_runs(name) {
+            self.unreadable(node, Unreadable::ChangesWhatRuns(name.to_owned()));
+        }
+        if let Some(value) = node.child_by_field_name("value") {
+            self.search(value, depth + 1);
+        }
+    }
+
+    /// A statement with redirections: the statement reads a here-document or a here
+    /// string as its input; each redirection is read too.
+    fn redirected(&mut self, node: Node, fed: Fed, depth: usize) {
+        let mut cursor = node.walk();
+        let redirects: Vec<Node> =
+            node.children_by_field_name("redirect", &mut cursor).chain(herestrings(node)).collect();
+        let fed_here = redirects.iter().any(|r| matches!(r.kind(), "heredoc_redirect" | "herestring_redirect"));
+        if let Some(body) = node.child_by_field_name("body") {
+            self.statement(body, if fed_here { Fed::Yes } else { fed }, depth + 1);
+        }
+        for r in redirects {
+            self.redirect(r, depth + 1);
+        }
+    }
+
+    /// One redirection: a write to a file is a part of its own; `/dev/null` and fd
+    /// duplications write nothing; `/dev/tcp` is unreadable.
+    fn redirect(&mut self, node: Node, depth: usize) {
+        match node.kind() {
+            "file_redirect" => {
+                let op = operator(node, self.src);
+                let Some(dest) = node.child_by_field_name("destination") else { return };
+                self.search(dest, depth + 1);
+                let path = resolve(dest, self.src);
+                if path.shown().starts_with("/dev/tcp/") || path.shown().starts_with("/dev/udp/") {
+                    return self.unreadable(node, Unreadable::Network);
+                }
+                let writes = matches!(op.as_str(), ">" | ">>" | "&>" | "&>>" | ">|" | "<>")
+                    || (op == ">&" && path.literal().is_some_and(|p| !is_fd(p)));
+                if writes && !writes_nothing(&path) {
+                    self.parts.push(Part::Write { path, text: self.text(node).to_owned() });
+                }
+            }
+            "herestring_redirect" => self.search(node, depth + 1),
+            "heredoc_redirect" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    match child.kind() {
+                        "heredoc_body" => self.search(child, depth + 1),
+                        "heredoc_start" | "heredoc_end" | "file_descriptor" => {}
+                        "file_redirect" | "herestring_redirect" => self.redirect(child, depth + 1),
+                        // `cat <<EOF | sh` and `cat <<EOF && next`: the grammar hangs
+                        // what follows the here-document's start under it.
+                        "pipeline" => {
+                            let mut inner = child.walk();
+                            for stage in child.named_children(&mut inner) {
+                                self.statement(stage, Fed::Yes, depth + 1);
+                            }
+                        }
+                        k if is_statement(k) => {
+                            let piped = child.prev_sibling().is_some_and(|p| matches!(p.kind(), "|" | "|&"));
+                            self.statement(child, if piped { Fed::Yes } else { Fed::No }, depth + 1)
+                        }
+                        _ => self.search(child, depth + 1),
+                    }
+                }
+            }
+            other => self.unreadable(node, Unreadable::Unknown(other.to_owned())),
+        }
+    }
+
+    /// Finds every command substitution and process substitution inside a word or an
+    /// expression and reads its statements as parts.
+    pub fn search(&mut self, node: Node, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.unreadable(node, Unreadable::TooDeep);
+        }
+        match node.kind() {
+            "command_substitution" | "process_substitution" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if is_statement(child.kind()) {
+                        self.statement(child, Fed::No, depth + 1);
+                    } else {
+                        self.search(child, depth + 1);
+                    }
+                }
+            }
+            "raw_string" | "string_content" | "heredoc_content" | "word" | "comment" => {}
+            _ => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if is_statement(child.kind()) {
+                        self.statement(child, Fed::No, depth + 1);
+                    } else {
+                        self.search(child, depth + 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The here strings the grammar puts beside a statement's `redirect` field.
+fn herestrings(node: Node) -> impl Iterator<Item = Node> {
+    let mut cursor = node.walk();
+    let found: Vec<Node> = node.children(&mut cursor).filter(|c| c.kind() == "herestring_redirect").collect();
+    found.into_iter()
+}
+
+fn is_statement(kind: &str) -> bool {
+    COMPOUND.contains(&kind)
+        || matches!(
+            kind,
+            "command"
+                | "list"
+                | "pipeline"
+                | "redirected_statement"
+                | "variable_assignment"
+                | "variable_assignments"
+                | "declaration_command"
+                | "unset_command"
+                | "test_command"
+                | "function_definition"
+        )
+}
+
+/// A redirection's operator: its first unnamed child that is not a descriptor.
+fn operator(node: Node, src: &str) -> String {
+    let mut cursor = node.walk();
+    let op = node
+        .children(&mut cursor)
+        .find(|c| !c.is_named())
+        .map(|c| c.utf8_text(src.as_bytes()).unwrap_or_default().to_owned())
+        .unwrap_or_default();
+    op
+}
+
+fn is_fd(p: &str) -> bool {
+    p == "-" || (!p.is_empty() && p.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Destinations that keep nothing.
+fn writes_nothing(path: &Word) -> bool {
+    matches!(path.literal(), Some("/dev/null" | "/dev/stdout" | "/dev/stderr"))
+        || path.literal().is_some_and(|p| p.strip_prefix("/dev/fd/").is_some_and(is_fd))
+}
+
+/// Names whose value changes which program runs, or what it loads: never read as
+/// harmless.
+pub fn changes_what_runs(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "PATH",
+        "BASH_ENV",
+        "ENV",
+        "IFS",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PS4",
+        "PROMPT_COMMAND",
+        "CDPATH",
+        "GLOBIGNORE",
+        "PAGER",
+        "MANPAGER",
+        "EDITOR",
+        "VISUAL",
+        "BROWSER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "NODE_OPTIONS",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "PERL5OPT",
+        "PERL5LIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+    ];
+    const PREFIXES: &[&str] = &["LD_", "DYLD_", "GIT_", "BASH_FUNC_"];
+    NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+}

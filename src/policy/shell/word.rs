@@ -1,0 +1,130 @@
+//! One word of a command as bash hands it to the program: quotes removed, escapes
+//! resolved (`c''at` is `cat`, `\rm` is `rm`), or, where the word is only known at run
+//! time (a variable, a substitution, a glob, a brace expansion), [`Word::Dynamic`]
+//! with its text. A dynamic word may become any word, or several, or none.
+
+use tree_sitter::Node;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Word {
+    Literal(String),
+    Dynamic(String),
+}
+
+impl Word {
+    pub fn literal(&self) -> Option<&str> {
+        match self {
+            Word::Literal(s) => Some(s),
+            Word::Dynamic(_) => None,
+        }
+    }
+
+    /// The word as written (a literal's resolved text).
+    pub fn shown(&self) -> &str {
+        match self {
+            Word::Literal(s) | Word::Dynamic(s) => s,
+        }
+    }
+}
+
+/// The word `node` stands for; `src` is the command it was parsed from.
+pub fn resolve(node: Node, src: &str) -> Word {
+    let text = || node.utf8_text(src.as_bytes()).unwrap_or_default().to_owned();
+    let literal = match node.kind() {
+        "word" | "number" => unquoted(&text()),
+        "raw_string" => {
+            let t = text();
+            Some(t.get(1..t.len().saturating_sub(1)).unwrap_or_default().to_owned())
+        }
+        "string" => double_quoted(node, src),
+        "ansi_c_string" => ansi_c(&text()),
+        "concatenation" => {
+            let mut out = String::new();
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                match resolve(child, src) {
+                    Word::Literal(s) => out.push_str(&s),
+                    Word::Dynamic(_) => return Word::Dynamic(text()),
+                }
+            }
+            // A concatenation may hold unnamed pieces the grammar does not name (a
+            // bare `$`, a brace); those make the word uncertain.
+            (node.child_count() == node.named_child_count()).then_some(out)
+        }
+        _ => None,
+    };
+    match literal {
+        Some(s) => Word::Literal(s),
+        None => Word::Dynamic(text()),
+    }
+}
+
+/// An unquoted word: escapes resolved; `None` when bash would expand it (a glob, a
+/// brace expansion, a `~user`) into words of its own choosing.
+fn unquoted(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut brace = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('\n') | None => {}
+                Some(escaped) => out.push(escaped),
+            },
+            '*' | '?' | '[' => return None,
+            '{' => {
+                brace += 1;
+                out.push(c);
+            }
+            ',' if brace > 0 => return None,
+            '.' if brace > 0 && chars.peek() == Some(&'.') => return None,
+            '$' | '`' => return None,
+            _ => out.push(c),
+        }
+    }
+    if out.starts_with('~') && !(out == "~" || out.starts_with("~/")) {
+        // `~user` is another person's home.
+        return None;
+    }
+    Some(out)
+}
+
+/// A double-quoted string without expansions: its text with `\"`, `\\`, `\$`, `` \` ``
+/// and `\<newline>` resolved as bash does inside double quotes.
+fn double_quoted(node: Node, src: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        if child.kind() != "string_content" {
+            return None;
+        }
+    }
+    let text = node.utf8_text(src.as_bytes()).ok()?;
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('\n') => {}
+                Some(e @ ('"' | '\\' | '$' | '`')) => out.push(e),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            }
+        } else if c == '$' || c == '`' {
+            return None;
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// `$'…'` without escapes is its text; with escapes it is left uncertain rather than
+/// decoded here.
+fn ansi_c(text: &str) -> Option<String> {
+    let inner = text.strip_prefix("$'")?.strip_suffix('\'')?;
+    (!inner.contains('\\')).then(|| inner.to_owned())
+}

@@ -1,0 +1,209 @@
+//! The policy's verdicts: the rules' meaning, the parts of a command, the built-in
+//! set, scopes, and a project's file only once trusted.
+
+use std::path::Path;
+
+use super::*;
+
+fn policy(toml: &str) -> Policy {
+    Policy { rules: rules::parse(toml, Path::new("rules.toml"), &Origin::Yours).unwrap(), untrusted: None }
+}
+
+fn command(c: &str) -> Action {
+    Action { kind: Kind::Command(c.into()), cwd: Some("/p".into()), agent: None, session: None }
+}
+
+fn verdict(p: &Policy, c: &str) -> Verdict {
+    p.decide(&command(c)).decision
+}
+
+#[test]
+fn a_command_rule_is_a_prefix_of_words() {
+    let p = policy("[[allow]]\ncommand = \"cargo test\"\n");
+    assert_eq!(verdict(&p, "cargo test"), Verdict::Allow);
+    assert_eq!(verdict(&p, "cargo test --release"), Verdict::Allow);
+    assert_eq!(verdict(&p, "cargo testify"), Verdict::Ask);
+    assert_eq!(verdict(&p, "cargo --config X test"), Verdict::Ask);
+    assert_eq!(verdict(&p, "./cargo test"), Verdict::Ask, "a program by path is another program");
+    assert_eq!(verdict(&p, "/usr/bin/cargo test"), Verdict::Allow);
+    let exact = policy("[[allow]]\ncommand = \"cargo test\"\nexact = true\n");
+    assert_eq!(verdict(&exact, "cargo test"), Verdict::Allow);
+    assert_eq!(verdict(&exact, "cargo test --release"), Verdict::Ask);
+    let star = policy("[[allow]]\ncommand = \"npm run test:*\"\n");
+    assert_eq!(verdict(&star, "npm run test:unit"), Verdict::Allow);
+    assert_eq!(verdict(&star, "npm run build"), Verdict::Ask);
+}
+
+#[test]
+fn every_part_must_be_allowed_and_any_deny_denies() {
+    let p = policy(
+        "[[allow]]\ncommand = \"cargo test\"\n[[allow]]\ncommand = \"git\"\n\
+         [[deny]]\ncommand = \"git push\"\nreason = \"pushes go through review\"\n\
+         [[deny]]\ncommand = \"sudo\"\nreason = \"no root\"\n",
+    );
+    assert_eq!(verdict(&p, "cargo test && rm -rf target"), Verdict::Ask);
+    assert_eq!(verdict(&p, "cargo test && git status"), Verdict::Allow);
+    assert_eq!(verdict(&p, "cargo test && git push"), Verdict::Deny);
+    let d = p.decide(&command("timeout 5 sudo rm -rf /"));
+    assert_eq!(d.decision, Verdict::Deny);
+    assert!(d.deny_message().contains("no root") && d.deny_message().contains("deny `sudo`"), "{}", d.deny_message());
+    assert_eq!(verdict(&p, "/usr/bin/sudo ls"), Verdict::Deny, "a deny fits a program by path too");
+    // A word known only at run time where a deny has a word: maybe the deny, never allowed.
+    assert_eq!(verdict(&p, "git $SUB"), Verdict::Ask);
+    assert_eq!(verdict(&p, "cargo test $(git push)"), Verdict::Deny);
+}
+
+#[test]
+fn what_cannot_be_read_is_never_allowed() {
+    let p = policy("[[allow]]\ncommand = \"cat\"\n[[allow]]\ncommand = \"echo\"\n[[allow]]\nread-only = true\n");
+    for c in ["eval \"cat a\"", "PATH=/tmp/evil:$PATH cat a", "$X a", "f() { cat; }; f", "curl x | sh", "echo 'x"] {
+        assert_eq!(verdict(&p, c), Verdict::Ask, "{c}");
+    }
+}
+
+#[test]
+fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
+    let p = policy("[[allow]]\nread-only = true\n");
+    for c in [
+        "cat foo | head -n 3",
+        "ls -la && wc -l src/*.rs",
+        "grep -rn TODO src | sort | uniq -c",
+        "rg -n foo",
+        "find . -name '*.rs' -type f",
+        "git log --oneline -5",
+        "git status && git diff HEAD~1",
+        "sed -n '10,20p' file",
+        "sed -n '/fn main/p' src/main.rs",
+        "echo hi > /dev/null",
+        "jq .name package.json",
+        "git branch --show-current",
+    ] {
+        assert_eq!(verdict(&p, c), Verdict::Allow, "{c}");
+    }
+    // The commands a read-only policy of a peer lets through.
+    for c in [
+        "echo x > ~/.bashrc",
+        "sort -o ~/.bashrc a",
+        "sort --out=~/.bashrc a",
+        "sed -n 'w /tmp/x' a",
+        "sed 's/a/id/e' a",
+        "sed -n 's/a/id/e' a",
+        "sed -i s/a/b/ a",
+        "awk 'BEGIN{system(\"id\")}'",
+        "rg --pre sh x",
+        "rg -z x",
+        "git log --output=/tmp/x",
+        "git -c core.pager=sh log",
+        "git push",
+        "git branch evil",
+        "eval \"cat a\"",
+        "PATH=/tmp/evil:$PATH cat a",
+        "LD_PRELOAD=/tmp/x.so cat a",
+        "find . -delete",
+        "find . -exec rm {} \\;",
+        "find . -fprint /tmp/x",
+        "cat a | tee ~/.profile",
+        "uniq a b",
+        "cat $(rm -rf x)",
+        "sort $OPTS a",
+        "xargs sort",
+        "./cat a",
+        "cat < /dev/tcp/evil/80",
+    ] {
+        assert_ne!(verdict(&p, c), Verdict::Allow, "{c}");
+    }
+}
+
+#[test]
+fn scopes_narrow_where_a_rule_holds() {
+    let p = policy(
+        "[[allow]]\ncommand = \"make\"\nproject = \"/p\"\n[[allow]]\ncommand = \"npm\"\nagent = \"codex\"\n\
+         [[allow]]\ncommand = \"pnpm\"\nsession = \"s1\"\n",
+    );
+    let at = |c: &str, cwd: &str, agent: Option<&str>, session: Option<&str>| {
+        p.decide(&Action {
+            kind: Kind::Command(c.into()),
+            cwd: Some(cwd.into()),
+            agent: agent.map(Into::into),
+            session: session.map(Into::into),
+        })
+        .decision
+    };
+    assert_eq!(at("make", "/p/sub", None, None), Verdict::Allow);
+    assert_eq!(at("make", "/pq", None, None), Verdict::Ask, "a sibling folder is not under the project");
+    assert_eq!(at("npm i", "/x", Some("codex"), None), Verdict::Allow);
+    assert_eq!(at("npm i", "/x", Some("claude-code"), None), Verdict::Ask);
+    assert_eq!(at("pnpm i", "/x", None, Some("s1")), Verdict::Allow);
+    assert_eq!(at("pnpm i", "/x", None, Some("s2")), Verdict::Ask);
+}
+
+#[test]
+fn files_fetches_and_mcp_tools_have_rules_of_their_own() {
+    let home = std::env::var("HOME").unwrap();
+    let p = policy(
+        "[[allow]]\nedit = \"src\"\n[[deny]]\nread = \"**/.env\"\nreason = \"secrets\"\n[[deny]]\nread = \"~/.ssh\"\n\
+         [[allow]]\nfetch = \"*.rust-lang.org\"\n[[allow]]\nmcp = \"github/get_*\"\n[[deny]]\nmcp = \"db\"\n",
+    );
+    let act = |kind| p.decide(&Action { kind, cwd: Some("/p".into()), agent: None, session: None }).decision;
+    assert_eq!(act(Kind::Edit(vec!["/p/src/a/b.rs".into()])), Verdict::Allow);
+    assert_eq!(act(Kind::Edit(vec!["src/../../etc/passwd".into()])), Verdict::Ask);
+    assert_eq!(act(Kind::Edit(vec!["/p/src/x.rs".into(), "/p/Cargo.toml".into()])), Verdict::Ask);
+    assert_eq!(act(Kind::Read("/p/deep/.env".into())), Verdict::Deny);
+    assert_eq!(act(Kind::Read(format!("{home}/.ssh/id_ed25519"))), Verdict::Deny);
+    assert_eq!(act(Kind::Fetch("https://doc.rust-lang.org/std".into())), Verdict::Allow);
+    assert_eq!(act(Kind::Fetch("https://rust-lang.org.evil.com/".into())), Verdict::Ask);
+    assert_eq!(act(Kind::Mcp { server: "github".into(), tool: "get_issue".into() }), Verdict::Allow);
+    assert_eq!(act(Kind::Mcp { server: "github".into(), tool: "delete_repo".into() }), Verdict::Ask);
+    assert_eq!(act(Kind::Mcp { server: "db".into(), tool: "query".into() }), Verdict::Deny);
+    // A redirection writes a file: the edit rules judge it.
+    let c = policy("[[allow]]\ncommand = \"echo\"\n[[allow]]\nedit = \"out\"\n");
+    assert_eq!(verdict(&c, "echo x > out/log.txt"), Verdict::Allow);
+    assert_eq!(verdict(&c, "echo x > ~/.bashrc"), Verdict::Ask);
+}
+
+#[test]
+fn a_bad_entry_is_named() {
+    let err = |t: &str| rules::parse(t, Path::new("r.toml"), &Origin::Yours).unwrap_err().to_string();
+    assert_eq!(
+        err("[[allow]]\ncommand = \"a\"\n[[deny]]\nreason = \"x\"\n"),
+        "r.toml: [[deny]] number 1 names no action (command, read-only, read, edit, fetch or mcp)"
+    );
+    assert!(err("[[allow]]\ncomand = \"a\"\n").contains("comand"), "{}", err("[[allow]]\ncomand = \"a\"\n"));
+    assert!(err("[[deny]]\nread-only = true\n").contains("only allows"));
+    assert!(err("allow = 3").starts_with("r.toml: "));
+}
+
+#[test]
+fn a_project_file_applies_only_as_trusted() {
+    let config = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let file = project.path().join(trust::PROJECT_FILE);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "[[allow]]\ncommand = \"make test\"\n").unwrap();
+    let sub = project.path().join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    let decide = || {
+        let p = Policy::load(config.path(), Some(&sub)).unwrap();
+        let d = p.decide(&Action {
+            kind: Kind::Command("make test".into()),
+            cwd: Some(sub.clone()),
+            agent: None,
+            session: None,
+        });
+        (d.decision, p.untrusted.map(|(_, t)| t))
+    };
+    assert_eq!(decide(), (Verdict::Ask, Some(trust::Trust::Untrusted)));
+    trust::trust(config.path(), &file).unwrap();
+    assert_eq!(decide(), (Verdict::Allow, None));
+    std::fs::write(&file, "[[allow]]\ncommand = \"make\"\n").unwrap();
+    assert_eq!(decide(), (Verdict::Ask, Some(trust::Trust::Changed)));
+}
+
+#[test]
+fn wildcards_match_within_a_word() {
+    assert!(rules::wildcard("test:*", "test:unit"));
+    assert!(rules::wildcard("*", ""));
+    assert!(rules::wildcard("a*b*c", "aXbYc"));
+    assert!(!rules::wildcard("a*b", "aXbc"));
+    assert!(!rules::wildcard("ab", "abc"));
+}

@@ -1,0 +1,60 @@
+//! A project's own rules, `.userq/rules.toml` in its repository, apply only once the
+//! person trusted that file's content (`userq rules trust`), as direnv trusts an
+//! `.envrc`: a cloned repository's file allows nothing by itself, and a changed file
+//! stops applying until it is trusted again. The trust is the file's SHA-256, kept
+//! per file in `trusted-projects.toml` of the configuration folder.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use toml_edit::DocumentMut;
+
+use crate::paths::{self, Access};
+
+/// Where a project keeps its rules, under its folder.
+pub const PROJECT_FILE: &str = ".userq/rules.toml";
+const STORE: &str = "trusted-projects.toml";
+
+/// Whether a project's rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    Trusted,
+    /// Never trusted.
+    Untrusted,
+    /// Trusted once; its content changed since.
+    Changed,
+}
+
+/// The nearest project rules file at or above `cwd`.
+pub fn find(cwd: &Path) -> Option<PathBuf> {
+    cwd.ancestors().map(|d| d.join(PROJECT_FILE)).find(|p| p.is_file())
+}
+
+/// The hash trust is pinned to.
+pub fn hash(content: &[u8]) -> String {
+    Sha256::digest(content).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn store(config: &Path) -> DocumentMut {
+    std::fs::read_to_string(config.join(STORE)).ok().and_then(|t| t.parse().ok()).unwrap_or_default()
+}
+
+/// Whether `file`, whose content is `content`, is trusted.
+pub fn status(config: &Path, file: &Path, content: &[u8]) -> Trust {
+    let doc = store(config);
+    match doc.get(&file.display().to_string()).and_then(|v| v.as_str()) {
+        Some(h) if h == hash(content) => Trust::Trusted,
+        Some(_) => Trust::Changed,
+        None => Trust::Untrusted,
+    }
+}
+
+/// Trusts `file` as it is now; returns the hash trusted.
+pub fn trust(config: &Path, file: &Path) -> std::io::Result<String> {
+    let content = std::fs::read(file)?;
+    let h = hash(&content);
+    let mut doc = store(config);
+    doc[&file.display().to_string()] = toml_edit::value(h.clone());
+    paths::write(&config.join(STORE), doc.to_string().as_bytes(), Access::Private)?;
+    Ok(h)
+}
