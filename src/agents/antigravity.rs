@@ -45,11 +45,14 @@ impl Integration for Antigravity {
         let call = call(tool, input);
         let question =
             permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-        Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
-            Verdict::Allow => Some(json!({"decision": "allow"})),
-            Verdict::Deny(reason) => Some(json!({"decision": "deny", "reason": reason})),
-            Verdict::Choice(_) | Verdict::NoDecision => Antigravity.no_decision("no answer"),
-        })))
+        Ok(Some(
+            HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
+                Verdict::Allow => Some(json!({"decision": "allow"})),
+                Verdict::Deny(reason) => Some(json!({"decision": "deny", "reason": reason})),
+                Verdict::Choice(_) | Verdict::NoDecision => Antigravity.no_decision("no answer"),
+            })
+            .judged(&call),
+        ))
     }
 
     /// `~/.gemini/config/hooks.json`, the one hooks file every Antigravity loads: a

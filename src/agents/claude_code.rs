@@ -127,6 +127,7 @@ pub fn permission_request(hook: &HookInput, tool: &str, input: &Value, names: &T
         };
         Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
     })
+    .judged(&call)
 }
 
 /// One `permission_suggestions` entry as a choice: what it allows, and where the rule

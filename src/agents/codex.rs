@@ -79,14 +79,17 @@ fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInput
     let justification = hook.fields.get("approval_context").and_then(|c| text(c, "justification"));
     let call = call(tool, input, justification);
     let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-    Ok(Some(HookAsk::new(vec![question], |answer| {
-        let decision = match permission::verdict(answer, &[], DENIED) {
-            Verdict::Allow => json!({"behavior": "allow"}),
-            Verdict::Deny(message) => json!({"behavior": "deny", "message": message}),
-            Verdict::Choice(_) | Verdict::NoDecision => return None,
-        };
-        Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
-    })))
+    Ok(Some(
+        HookAsk::new(vec![question], |answer| {
+            let decision = match permission::verdict(answer, &[], DENIED) {
+                Verdict::Allow => json!({"behavior": "allow"}),
+                Verdict::Deny(message) => json!({"behavior": "deny", "message": message}),
+                Verdict::Choice(_) | Verdict::NoDecision => return None,
+            };
+            Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
+        })
+        .judged(&call),
+    ))
 }
 
 /// Codex's `config.toml`: the MCP server with a day's tool timeout.

@@ -61,11 +61,14 @@ impl Integration for Copilot {
         let call = call(tool, input);
         let question =
             permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-        Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
-            Verdict::Allow => Some(json!({"behavior": "allow"})),
-            Verdict::Deny(message) => Some(json!({"behavior": "deny", "message": message})),
-            Verdict::Choice(_) | Verdict::NoDecision => None,
-        })))
+        Ok(Some(
+            HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
+                Verdict::Allow => Some(json!({"behavior": "allow"})),
+                Verdict::Deny(message) => Some(json!({"behavior": "deny", "message": message})),
+                Verdict::Choice(_) | Verdict::NoDecision => None,
+            })
+            .judged(&call),
+        ))
     }
 
     /// A hooks file of User Questions' own: `~/.copilot/hooks/user-questions.json`.

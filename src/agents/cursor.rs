@@ -77,13 +77,16 @@ impl Integration for Cursor {
         };
         let question =
             permission::question(call.question(hook.cwd(), words), &tool, call.detail(hook.cwd(), words), &[]);
-        Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
-            Verdict::Allow => Some(json!({"permission": "allow"})),
-            Verdict::Deny(message) => {
-                Some(json!({"permission": "deny", "user_message": message, "agent_message": message}))
-            }
-            Verdict::Choice(_) | Verdict::NoDecision => None,
-        })))
+        Ok(Some(
+            HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
+                Verdict::Allow => Some(json!({"permission": "allow"})),
+                Verdict::Deny(message) => {
+                    Some(json!({"permission": "deny", "user_message": message, "agent_message": message}))
+                }
+                Verdict::Choice(_) | Verdict::NoDecision => None,
+            })
+            .judged(&call),
+        ))
     }
 
     /// `~/.cursor/hooks.json`: a handler of ours in each event's list, a day to wait.

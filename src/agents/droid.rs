@@ -43,16 +43,19 @@ impl Integration for Droid {
         let call = call(tool, input);
         let question =
             permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-        Ok(Some(HookAsk::new(vec![question], |answer| {
-            let decision = match permission::verdict(answer, &[], DENIED) {
-                Verdict::Allow => json!({"permissionDecision": "allow"}),
-                Verdict::Deny(reason) => json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
-                Verdict::Choice(_) | Verdict::NoDecision => return None,
-            };
-            let mut output = decision;
-            output["hookEventName"] = "PreToolUse".into();
-            Some(json!({"hookSpecificOutput": output}))
-        })))
+        Ok(Some(
+            HookAsk::new(vec![question], |answer| {
+                let decision = match permission::verdict(answer, &[], DENIED) {
+                    Verdict::Allow => json!({"permissionDecision": "allow"}),
+                    Verdict::Deny(reason) => json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
+                    Verdict::Choice(_) | Verdict::NoDecision => return None,
+                };
+                let mut output = decision;
+                output["hookEventName"] = "PreToolUse".into();
+                Some(json!({"hookSpecificOutput": output}))
+            })
+            .judged(&call),
+        ))
     }
 
     /// `~/.factory/hooks.json`, the events at its top level beside the person's own:

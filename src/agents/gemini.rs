@@ -144,9 +144,12 @@ fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInput
     let (tool, input) = hook.tool()?;
     let call = Call::from_tool(tool, input, &TOOLS);
     let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-    Ok(Some(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
-        Verdict::Allow => Some(json!({"decision": "allow"})),
-        Verdict::Deny(reason) => Some(json!({"decision": "deny", "reason": reason})),
-        Verdict::Choice(_) | Verdict::NoDecision => Gemini.no_decision("no answer"),
-    })))
+    Ok(Some(
+        HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
+            Verdict::Allow => Some(json!({"decision": "allow"})),
+            Verdict::Deny(reason) => Some(json!({"decision": "deny", "reason": reason})),
+            Verdict::Choice(_) | Verdict::NoDecision => Gemini.no_decision("no answer"),
+        })
+        .judged(&call),
+    ))
 }

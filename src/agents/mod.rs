@@ -214,6 +214,8 @@ pub struct HookAsk {
     pub context: Context,
     /// The output when the person dismisses the questions; `None`: no decision.
     pub dismissed: Option<Value>,
+    /// What the policy judges, for a permission: the hook asks it before the person.
+    pub action: Option<crate::policy::Kind>,
     decide: Decide,
 }
 
@@ -224,7 +226,23 @@ impl HookAsk {
 
     /// An ask whose answer is checked, and may be asked again.
     fn checked(questions: Vec<Question>, decide: impl FnOnce(&Answer) -> Next + Send + 'static) -> Self {
-        Self { questions, context: Context::default(), dismissed: None, decide: Box::new(decide) }
+        Self { questions, context: Context::default(), dismissed: None, action: None, decide: Box::new(decide) }
+    }
+
+    /// A permission for `call`, which the policy judges first.
+    fn judged(mut self, call: &hook::call::Call) -> Self {
+        self.action = call.action();
+        self
+    }
+
+    /// The policy's action for this ask, by `agent`, where the hook input says.
+    pub fn policy_action(&self, agent: Agent) -> Option<crate::policy::Action> {
+        Some(crate::policy::Action {
+            kind: self.action.clone()?,
+            cwd: self.context.project.as_deref().map(std::path::PathBuf::from),
+            agent: Some(agent.name.to_owned()),
+            session: self.context.session.clone(),
+        })
     }
 
     /// What follows the person's answer.

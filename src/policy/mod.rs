@@ -138,6 +138,15 @@ impl Policy {
         Ok(policy)
     }
 
+    /// The rules in force for an action in `cwd`, from this person's configuration
+    /// folder; none when there is no such folder.
+    pub fn here(cwd: Option<&Path>) -> Result<Self, RulesError> {
+        match crate::paths::config_dir() {
+            Some(config) => Self::load(&config, cwd),
+            None => Ok(Self::default()),
+        }
+    }
+
     /// The verdict on `action`.
     pub fn decide(&self, action: &Action) -> Decision {
         let holding: Vec<&Rule> = self

@@ -409,6 +409,34 @@ matrix-error-not-encrypted = { $what } is not end-to-end encrypted: turn encrypt
 matrix-error-desk-not-approver = --desk { $what } is not one of the approvers: add it to --approvers
 deadline-not-a-duration = "{ $given }" is not a duration: give one like 30m or 2h, or off
 deadline-too-short = "{ $given }" is shorter than a second: give one like 30m or 2h, or off
+policy-file-unreadable = userq rules: { $path } cannot be read as rules: { $error }
+policy-would-add = Would add: { $rule } (nothing saved)
+policy-no-project-file = userq rules trust: no .userq/rules.toml in { $dir } or above it
+policy-trusted = Trusted { $file } (sha256 { $hash }…, { $count ->
+        [one] one rule
+       *[other] { $count } rules
+    }): its rules apply until it changes.
+policy-untrusted = { $file } is not trusted, or changed since: its rules do not apply. Read it, then run userq rules trust.
+policy-verdict-allow = allow
+policy-verdict-ask = ask
+policy-verdict-deny = deny
+policy-by-rule = { $rule } ({ $origin })
+policy-by-read-only = read-only: it only reads ({ $origin })
+policy-by-maybe = may be { $rule } ({ $origin }): a word known only when it runs stands where the rule has one
+policy-by-no-rule = no rule allows it
+policy-unreadable-syntax = cannot be read as bash
+policy-unreadable-dynamic-program = the program is known only when it runs
+policy-unreadable-runs-text = { $subject } runs text that cannot be read here
+policy-unreadable-defines-function = defines the function { $subject }, which may hide any program
+policy-unreadable-fed-to-interpreter = { $subject } runs a program fed to it on its input
+policy-unreadable-changes-what-runs = { $subject } changes which program runs
+policy-unreadable-network = opens a network connection
+policy-unreadable-dynamic-script = runs a script known only when it runs: { $subject }
+policy-unreadable-too-deep = nested too deeply to read
+policy-unreadable-unknown = not understood: { $subject }
+policy-origin-yours = yours
+policy-origin-import = imported from { $agent }
+policy-scope-everywhere = everywhere
 rules-empty-question = userq rules: --question must not be empty
 rules-empty-answer = userq rules: --answer must name an option label
 rules-none = No remembered answers.

@@ -11,6 +11,7 @@ use serde_json::Value;
 use user_questions_i18n::Text;
 
 use super::patch::{Change, FilePatch};
+use crate::policy::Kind;
 use crate::review::shown::{fenced, unified};
 
 /// A tool call, in the terms a person judges it by.
@@ -111,6 +112,29 @@ impl Call {
 }
 
 impl Call {
+    /// What the policy judges this call as; `None`: nothing its rules are about.
+    pub fn action(&self) -> Option<Kind> {
+        match self {
+            Call::Shell { command, .. } => Some(Kind::Command(command.clone())),
+            Call::Edit { path, .. } | Call::Write { path, .. } => Some(Kind::Edit(vec![path.clone()])),
+            Call::Fetch { url, .. } => Some(Kind::Fetch(url.clone())),
+            Call::Patch { files } => Some(Kind::Edit(
+                files
+                    .iter()
+                    .flat_map(|f| match &f.change {
+                        Change::Move { to } => vec![f.path.clone(), to.clone()],
+                        _ => vec![f.path.clone()],
+                    })
+                    .collect(),
+            )),
+            Call::Mcp { server, tool, .. } => Some(Kind::Mcp { server: server.clone(), tool: tool.clone() }),
+            Call::Other { tool, input } if matches!(tool.as_str(), "Read" | "read_file") => {
+                text(input, "file_path").map(Kind::Read)
+            }
+            Call::Network { .. } | Call::Other { .. } => None,
+        }
+    }
+
     /// An MCP tool as agents name it, `mcp__<server>__<tool>`.
     pub fn mcp(tool: &str, input: &Value) -> Option<Self> {
         let (server, name) = tool.strip_prefix("mcp__")?.split_once("__")?;

@@ -4,7 +4,8 @@
 //! hook writes in its own shape. A skipped question is no decision.
 
 use crate::model::labels::{ALLOW, DENY, PERMISSION};
-use crate::model::{Answer, Intent, Question};
+use crate::model::{Answer, AnswerItem, Intent, Question};
+use crate::policy::{Decision, Verdict as PolicyVerdict};
 
 /// The id of the one question a permission ask holds.
 pub const ID: &str = "permission";
@@ -54,6 +55,17 @@ pub fn verdict(answer: &Answer, choices: &[Choice], denied: &str) -> Verdict {
         },
         None => Verdict::NoDecision,
     }
+}
+
+/// The answer the policy's verdict gives a permission question: Allow, or a deny with
+/// the policy's reason; `None` when the person decides.
+pub fn answer_for(decision: &Decision) -> Option<Answer> {
+    let item = match decision.decision {
+        PolicyVerdict::Allow => AnswerItem::selected(ID, &[ALLOW]),
+        PolicyVerdict::Deny => AnswerItem::custom(ID, decision.deny_message()),
+        PolicyVerdict::Ask => return None,
+    };
+    Some(Answer::new(vec![item]))
 }
 
 /// Makes each label unique by numbering repeats, as a question's options must be.

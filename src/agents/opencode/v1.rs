@@ -22,9 +22,12 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
     let metadata = hook.fields.get("metadata").cloned().unwrap_or(json!({}));
     let patterns = strings(hook.fields.get("patterns"));
     let always = strings(hook.fields.get("always"));
+    let action;
     let (title, detail) = match (kind, text(&metadata, "filepath"), text(&metadata, "diff")) {
         ("edit", Some(path), Some(diff)) => {
-            (words.tr_args("hook-edit", &[("path", (&shown_path(&path, hook.cwd())).into())]), fenced("diff", &diff))
+            let title = words.tr_args("hook-edit", &[("path", (&shown_path(&path, hook.cwd())).into())]);
+            action = Some(crate::policy::Kind::Edit(vec![path]));
+            (title, fenced("diff", &diff))
         }
         _ => {
             let call = match kind {
@@ -38,6 +41,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
                 },
                 _ => Call::Other { tool: kind.to_owned(), input: json!({"patterns": patterns, "metadata": metadata}) },
             };
+            action = call.action();
             (call.question(hook.cwd(), words), call.detail(hook.cwd(), words))
         }
     };
@@ -49,14 +53,16 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
         .into_iter()
         .collect();
     let question = permission::question(title, kind, detail, &choices);
-    Ok(HookAsk::new(vec![question], move |answer| match permission::verdict(answer, &choices, DENIED) {
+    let mut ask = HookAsk::new(vec![question], move |answer| match permission::verdict(answer, &choices, DENIED) {
         Verdict::Allow => Some(json!({"reply": "once"})),
         Verdict::Choice(_) => Some(json!({"reply": "always"})),
         // A plain Deny is OpenCode's own Reject; a reason goes to the agent with it.
         Verdict::Deny(reason) if reason == DENIED => Some(json!({"reply": "reject"})),
         Verdict::Deny(reason) => Some(json!({"reply": "reject", "message": reason})),
         Verdict::NoDecision => None,
-    }))
+    });
+    ask.action = action;
+    Ok(ask)
 }
 
 /// The question tool's questions, answered with each one's labels (typed text as one

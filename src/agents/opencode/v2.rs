@@ -38,7 +38,8 @@ pub(super) fn permission_evaluate(hook: &HookInput, words: &Text) -> Result<Hook
         Verdict::Allow => Some(json!({"effect": "allow"})),
         Verdict::Deny(reason) => Some(json!({"effect": "deny", "message": reason})),
         Verdict::Choice(_) | Verdict::NoDecision => None,
-    }))
+    })
+    .judged(&call))
 }
 
 /// The question tool's form: each field a question with its options; typed text is

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 use user_questions::history::decider::Decider;
 use user_questions::history::{self, audit, store};
 
@@ -58,25 +58,21 @@ enum Format {
     Markdown,
 }
 
-#[derive(Subcommand)]
-pub enum RulesCommand {
-    /// Remember an answer: the question's exact text and the option label to give.
+/// What `userq rules` does with the remembered answers, kept in the history.
+pub enum Remembered {
     Add {
-        #[arg(long, value_name = "TEXT")]
         question: String,
-        #[arg(long, value_name = "LABEL")]
         answer: String,
-        /// Only for asks from this client (its `initialize` name); every client when absent.
-        #[arg(long, value_name = "NAME")]
         client: Option<String>,
     },
-    /// List the remembered answers.
+    /// `quiet_when_empty`: other rules were listed, so no "none" line.
     List {
-        #[arg(long)]
         json: bool,
+        quiet_when_empty: bool,
     },
-    /// Forget a remembered answer.
-    Rm { id: i64 },
+    Rm {
+        id: i64,
+    },
 }
 
 fn parse_date(s: &str) -> Result<SystemTime, String> {
@@ -236,7 +232,7 @@ fn row(e: &store::Entry) -> [String; 6] {
     [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, by]
 }
 
-pub fn rules(command: RulesCommand) -> ExitCode {
+pub fn remembered(command: Remembered) -> ExitCode {
     let path = match file() {
         Ok(p) => p,
         Err(code) => return code,
@@ -251,7 +247,7 @@ pub fn rules(command: RulesCommand) -> ExitCode {
         Err(e) => return failed(&path, &e),
     };
     match command {
-        RulesCommand::Add { question, answer, client } => {
+        Remembered::Add { question, answer, client } => {
             if question.trim().is_empty() {
                 return crate::fail(2, &tr().tr("rules-empty-question"));
             }
@@ -267,7 +263,7 @@ pub fn rules(command: RulesCommand) -> ExitCode {
                 Err(e) => failed(&path, &e),
             }
         }
-        RulesCommand::List { json } => match store::rules(&conn) {
+        Remembered::List { json, quiet_when_empty } => match store::rules(&conn) {
             Ok(rules) if json => {
                 for r in rules {
                     println!("{}", serde_json::to_string(&r).expect("rules serialise"));
@@ -275,7 +271,9 @@ pub fn rules(command: RulesCommand) -> ExitCode {
                 ExitCode::SUCCESS
             }
             Ok(rules) if rules.is_empty() => {
-                println!("{}", tr().tr("rules-none"));
+                if !quiet_when_empty {
+                    println!("{}", tr().tr("rules-none"));
+                }
                 ExitCode::SUCCESS
             }
             Ok(rules) => {
@@ -293,7 +291,7 @@ pub fn rules(command: RulesCommand) -> ExitCode {
             }
             Err(e) => failed(&path, &e),
         },
-        RulesCommand::Rm { id } => match store::remove_rule(&conn, id) {
+        Remembered::Rm { id } => match store::remove_rule(&conn, id) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => crate::fail(1, &tr().tr_args("rules-no-such", &[("id", (&id.to_string()).into())])),
             Err(e) => failed(&path, &e),

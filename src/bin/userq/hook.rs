@@ -15,9 +15,11 @@ use std::process::ExitCode;
 
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio_util::sync::CancellationToken;
-use user_questions::agents::{Agent, Next};
+use user_questions::agents::hook::permission;
+use user_questions::agents::{Agent, HookAsk, Next};
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::channel::client::ClientError;
+use user_questions::policy::Policy;
 use user_questions::ErrorCode;
 
 pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
@@ -30,6 +32,13 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         Ok(Some(ask)) => ask,
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => return unreadable(agent, &name, &e.to_string()),
+    };
+    let ask = match by_policy(agent, &name, ask) {
+        Ok(output) => {
+            output.inspect(|o| println!("{o}"));
+            return ExitCode::SUCCESS;
+        }
+        Err(ask) => ask,
     };
     let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
     let id = format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff);
@@ -68,6 +77,25 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
             }
         }
         return ExitCode::SUCCESS;
+    }
+}
+
+/// The policy's decision, before anyone is asked and with no server needed: `Ok`
+/// with the agent's output for an allow or a deny; the ask back when the person
+/// decides (or the rules cannot be read, which is said on stderr and decides nothing).
+fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json::Value>, HookAsk> {
+    let Some(action) = ask.policy_action(agent) else { return Err(ask) };
+    let policy = match Policy::here(action.cwd.as_deref()) {
+        Ok(policy) => policy,
+        Err(e) => {
+            eprintln!("{name}: the rules cannot be read, so they decide nothing: {e}");
+            return Err(ask);
+        }
+    };
+    let Some(answer) = permission::answer_for(&policy.decide(&action)) else { return Err(ask) };
+    match ask.decide(&answer) {
+        Next::Done(output) => Ok(output),
+        Next::Again(again) => Err(again),
     }
 }
 

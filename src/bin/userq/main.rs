@@ -11,6 +11,7 @@ mod hook;
 mod matrix;
 mod relay;
 mod review;
+mod rules;
 mod serve;
 mod setup;
 mod ssh;
@@ -127,10 +128,11 @@ cannot be written; 2 a choice that is not a duration.")]
         #[arg(value_name = "DURATION|off")]
         choice: Option<String>,
     },
-    /// Remembered answers: questions answered at once, as you decided before.
+    /// The rules: what agents may do without asking, what is always asked or refused
+    /// (commands, files, fetches, MCP tools), and the remembered answers.
     Rules {
         #[command(subcommand)]
-        command: history::RulesCommand,
+        command: rules::RulesCommand,
     },
 }
 
@@ -190,7 +192,7 @@ fn main() -> ExitCode {
             Command::Setup(args) => setup::run(args).await,
             Command::Doctor(args) => doctor::run(socket, args).await,
             Command::History(args) => history::run(args),
-            Command::Rules { command } => history::rules(command),
+            Command::Rules { command } => rules::run(command),
             Command::Deadline { choice } => deadline::run(choice),
             Command::Mcp { agent_id } => {
                 let server = user_questions::mcp::McpServer::new(socket, agent_id);

@@ -1,0 +1,393 @@
+//! `userq rules`: the one list of rules. The policy's rules (allow, ask, deny for
+//! commands, files, fetches and MCP tools, in `rules.toml` of the configuration
+//! folder, and a project's `.userq/rules.toml` once trusted) and the remembered
+//! answers to ordinary questions (in the history), listed together; `why` says what
+//! the policy decides about a command, part by part.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use toml_edit::{ArrayOfTables, DocumentMut};
+use user_questions::paths::{self, Access};
+use user_questions::policy::rules::{self, Entry};
+use user_questions::policy::{trust, Action, By, Kind, Policy, Verdict};
+
+use crate::history::{remembered, Remembered};
+use crate::tr;
+
+#[derive(Subcommand)]
+pub enum RulesCommand {
+    /// Allow an action without asking: a command (a prefix of its words), or with
+    /// --read, --edit, --fetch, --mcp a file, a domain, an MCP tool; --read-only
+    /// allows the built-in set of commands that only inspect.
+    Allow(RuleArgs),
+    /// Always ask the person about an action, even where another rule allows it.
+    Ask(RuleArgs),
+    /// Refuse an action; the agent reads --reason.
+    Deny(RuleArgs),
+    /// Trust a project's .userq/rules.toml as it is now, so its rules apply.
+    Trust {
+        /// The project's folder (or one under it); this folder when absent.
+        dir: Option<PathBuf>,
+    },
+    /// What the policy decides about a command, and for each part what decided it.
+    Why(WhyArgs),
+    /// Remember an answer: the question's exact text and the option label to give.
+    Add {
+        #[arg(long, value_name = "TEXT")]
+        question: String,
+        #[arg(long, value_name = "LABEL")]
+        answer: String,
+        /// Only for asks from this client (its `initialize` name); every client when absent.
+        #[arg(long, value_name = "NAME")]
+        client: Option<String>,
+    },
+    /// List every rule: the policy's, with their scope and origin, and the remembered answers.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a rule: `allow:N`, `ask:N`, `deny:N` from your rules file, or a
+    /// remembered answer's number.
+    Rm { id: String },
+}
+
+#[derive(Args)]
+pub struct RuleArgs {
+    /// The command's words (`cargo test`), or the path glob, domain or `server/tool`.
+    #[arg(required_unless_present = "read_only")]
+    pattern: Option<String>,
+    /// The built-in set of read-only commands (allow only).
+    #[arg(long, conflicts_with_all = ["pattern", "read", "edit", "fetch", "mcp"])]
+    read_only: bool,
+    /// PATTERN is a path glob of files read.
+    #[arg(long, conflicts_with_all = ["edit", "fetch", "mcp"])]
+    read: bool,
+    /// PATTERN is a path glob of files edited or written.
+    #[arg(long, conflicts_with_all = ["fetch", "mcp"])]
+    edit: bool,
+    /// PATTERN is a domain fetched (`*.example.com`).
+    #[arg(long, conflicts_with = "mcp")]
+    fetch: bool,
+    /// PATTERN is an MCP tool: `server/tool` or `server`.
+    #[arg(long)]
+    mcp: bool,
+    /// The command only exactly as given, with no more words.
+    #[arg(long)]
+    exact: bool,
+    /// Only in this folder and under it.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Only for this agent (`claude-code`, `codex`, …).
+    #[arg(long, value_name = "NAME")]
+    agent: Option<String>,
+    /// Only in this agent session.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    /// What the agent reads when the rule denies.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+    /// Say what would be added, and save nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Args)]
+pub struct WhyArgs {
+    command: String,
+    /// The folder it runs in (a project's rules apply there); this folder when absent.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    #[arg(long, value_name = "NAME")]
+    agent: Option<String>,
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(command: RulesCommand) -> ExitCode {
+    match command {
+        RulesCommand::Allow(args) => add(Verdict::Allow, args),
+        RulesCommand::Ask(args) => add(Verdict::Ask, args),
+        RulesCommand::Deny(args) => add(Verdict::Deny, args),
+        RulesCommand::Trust { dir } => trust_project(dir),
+        RulesCommand::Why(args) => why(args),
+        RulesCommand::Add { question, answer, client } => remembered(Remembered::Add { question, answer, client }),
+        RulesCommand::List { json } => list(json),
+        RulesCommand::Rm { id } => match id.parse::<i64>() {
+            Ok(n) => remembered(Remembered::Rm { id: n }),
+            Err(_) => remove(&id),
+        },
+    }
+}
+
+fn config() -> Result<PathBuf, ExitCode> {
+    paths::config_dir().ok_or_else(|| crate::fail(1, &tr().tr("history-no-folder")))
+}
+
+fn here() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+/// The person's rules file as a document; a file that is not TOML is an error, never
+/// overwritten.
+fn document(path: &Path) -> Result<DocumentMut, ExitCode> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => text.parse().map_err(|e: toml_edit::TomlError| {
+            crate::fail(
+                1,
+                &tr().tr_args(
+                    "policy-file-unreadable",
+                    &[("path", (&path.display().to_string()).into()), ("error", (&e.to_string()).into())],
+                ),
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(DocumentMut::new()),
+        Err(e) => Err(crate::fail(
+            1,
+            &tr().tr_args(
+                "policy-file-unreadable",
+                &[("path", (&path.display().to_string()).into()), ("error", (&e.to_string()).into())],
+            ),
+        )),
+    }
+}
+
+fn save(path: &Path, doc: &DocumentMut) -> Result<(), ExitCode> {
+    // The file as written must still read as rules: nothing that breaks it is saved.
+    let shown = path.display().to_string();
+    if let Err(e) = rules::parse(&doc.to_string(), path, &user_questions::policy::Origin::Yours) {
+        return Err(crate::fail(1, &e.to_string()));
+    }
+    paths::write(path, doc.to_string().as_bytes(), Access::AsBefore).map_err(|e| {
+        crate::fail(
+            1,
+            &tr().tr_args("policy-file-unreadable", &[("path", (&shown).into()), ("error", (&e.to_string()).into())]),
+        )
+    })
+}
+
+fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
+    let config = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut entry = Entry {
+        reason: args.reason.filter(|r| !r.trim().is_empty()),
+        agent: args.agent,
+        session: args.session,
+        exact: args.exact.then_some(true),
+        ..Entry::default()
+    };
+    if let Some(project) = args.project {
+        let full = if project.is_absolute() { project } else { here().join(project) };
+        entry.project = Some(full.display().to_string());
+    }
+    let pattern = args.pattern.unwrap_or_default();
+    match (args.read_only, args.read, args.edit, args.fetch, args.mcp) {
+        (true, ..) => entry.read_only = Some(true),
+        (_, true, ..) => entry.read = Some(pattern),
+        (_, _, true, ..) => entry.edit = Some(pattern),
+        (_, _, _, true, _) => entry.fetch = Some(pattern),
+        (.., true) => entry.mcp = Some(pattern),
+        _ => entry.command = Some(pattern),
+    }
+    // The entry is checked as a rule before anything is written.
+    let rule = match entry.clone().rule(verdict, &user_questions::policy::Origin::Yours, 0) {
+        Ok(rule) => rule,
+        Err(why) => return crate::fail(2, &format!("userq rules {}: {why}", verdict.key())),
+    };
+    if args.dry_run {
+        println!("{}", tr().tr_args("policy-would-add", &[("rule", (&rule.describe()).into())]));
+        return ExitCode::SUCCESS;
+    }
+    let path = config.join(user_questions::policy::FILE);
+    let mut doc = match document(&path) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let table = match toml_edit::ser::to_document(&entry) {
+        Ok(d) => d.as_table().clone(),
+        Err(e) => return crate::fail(1, &e.to_string()),
+    };
+    let list = doc.entry(verdict.key()).or_insert_with(|| toml_edit::Item::ArrayOfTables(ArrayOfTables::new()));
+    let Some(list) = list.as_array_of_tables_mut() else {
+        return crate::fail(1, &format!("{}: {} is not a list of [[{0}]] tables", path.display(), verdict.key()));
+    };
+    list.push(table);
+    let number = list.len();
+    if let Err(code) = save(&path, &doc) {
+        return code;
+    }
+    println!("{}:{number}\t{}", verdict.key(), rule.describe());
+    ExitCode::SUCCESS
+}
+
+fn remove(id: &str) -> ExitCode {
+    let config = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let no_such = || crate::fail(1, &tr().tr_args("rules-no-such", &[("id", id.into())]));
+    let Some((key, n)) = id.split_once(':') else { return no_such() };
+    let (Some(_), Ok(n)) = (Verdict::ALL.iter().find(|v| v.key() == key), n.parse::<usize>()) else {
+        return no_such();
+    };
+    let path = config.join(user_questions::policy::FILE);
+    let mut doc = match document(&path) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let Some(list) = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()) else { return no_such() };
+    if n == 0 || n > list.len() {
+        return no_such();
+    }
+    list.remove(n - 1);
+    match save(&path, &doc) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
+}
+
+fn trust_project(dir: Option<PathBuf>) -> ExitCode {
+    let config = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let dir = dir.map(|d| if d.is_absolute() { d } else { here().join(d) }).unwrap_or_else(here);
+    let Some(file) = trust::find(&dir) else {
+        return crate::fail(
+            1,
+            &tr().tr_args("policy-no-project-file", &[("dir", (&dir.display().to_string()).into())]),
+        );
+    };
+    // A file that does not read as rules is not trusted: its mistakes are named now.
+    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    if let Err(e) = rules::parse(&text, &file, &user_questions::policy::Origin::Project(file.clone())) {
+        return crate::fail(1, &e.to_string());
+    }
+    match trust::trust(&config, &file) {
+        Ok(hash) => {
+            let n = text.matches("[[").count();
+            println!(
+                "{}",
+                tr().tr_args(
+                    "policy-trusted",
+                    &[
+                        ("file", (&file.display().to_string()).into()),
+                        ("hash", (&hash[..12]).into()),
+                        ("count", n.into())
+                    ]
+                )
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => crate::fail(1, &e.to_string()),
+    }
+}
+
+fn why(args: WhyArgs) -> ExitCode {
+    let cwd = args.cwd.map(|d| if d.is_absolute() { d } else { here().join(d) }).unwrap_or_else(here);
+    let policy = match Policy::here(Some(&cwd)) {
+        Ok(p) => p,
+        Err(e) => return crate::fail(1, &e.to_string()),
+    };
+    let action =
+        Action { kind: Kind::Command(args.command.clone()), cwd: Some(cwd), agent: args.agent, session: args.session };
+    let decision = policy.decide(&action);
+    if args.json {
+        println!("{}", serde_json::to_string(&decision).expect("a decision serialises"));
+        return ExitCode::SUCCESS;
+    }
+    println!("{}\t{}", verdict_words(decision.decision), args.command);
+    for part in &decision.parts {
+        println!("  {}\t{}\t{}", verdict_words(part.decision), part.text, by_words(&part.by));
+    }
+    if let Some(file) = &decision.untrusted {
+        println!("{}", tr().tr_args("policy-untrusted", &[("file", file.into())]));
+    }
+    ExitCode::SUCCESS
+}
+
+fn verdict_words(v: Verdict) -> String {
+    tr().tr(match v {
+        Verdict::Allow => "policy-verdict-allow",
+        Verdict::Ask => "policy-verdict-ask",
+        Verdict::Deny => "policy-verdict-deny",
+    })
+}
+
+/// The catalog's words for a reason a part cannot be read, by its code.
+fn unreadable_message(code: &str) -> &'static str {
+    match code {
+        "syntax" => "policy-unreadable-syntax",
+        "dynamic-program" => "policy-unreadable-dynamic-program",
+        "runs-text" => "policy-unreadable-runs-text",
+        "defines-function" => "policy-unreadable-defines-function",
+        "fed-to-interpreter" => "policy-unreadable-fed-to-interpreter",
+        "changes-what-runs" => "policy-unreadable-changes-what-runs",
+        "network" => "policy-unreadable-network",
+        "dynamic-script" => "policy-unreadable-dynamic-script",
+        "too-deep" => "policy-unreadable-too-deep",
+        _ => "policy-unreadable-unknown",
+    }
+}
+
+/// What decided a part, in the person's language.
+pub fn by_words(by: &By) -> String {
+    match by {
+        By::Rule { rule, origin, reason } => {
+            let reason = reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+            format!("{}{reason}", tr().tr_args("policy-by-rule", &[("rule", rule.into()), ("origin", origin.into())]))
+        }
+        By::ReadOnly { origin, .. } => tr().tr_args("policy-by-read-only", &[("origin", origin.into())]),
+        By::MaybeRule { rule, origin } => {
+            tr().tr_args("policy-by-maybe", &[("rule", rule.into()), ("origin", origin.into())])
+        }
+        By::NoRule => tr().tr("policy-by-no-rule"),
+        By::Unreadable { why, subject } => {
+            tr().tr_args(unreadable_message(why), &[("subject", subject.as_deref().unwrap_or_default().into())])
+        }
+    }
+}
+
+fn list(json: bool) -> ExitCode {
+    let cwd = here();
+    let policy = match Policy::here(Some(&cwd)) {
+        Ok(p) => p,
+        Err(e) => return crate::fail(1, &e.to_string()),
+    };
+    for rule in &policy.rules {
+        let origin = match &rule.origin {
+            user_questions::policy::Origin::Yours => tr().tr("policy-origin-yours"),
+            user_questions::policy::Origin::Project(f) => f.display().to_string(),
+            user_questions::policy::Origin::Import(a) => tr().tr_args("policy-origin-import", &[("agent", a.into())]),
+        };
+        let scope = [
+            rule.scope.project.as_ref().map(|p| p.display().to_string()),
+            rule.scope.agent.clone(),
+            rule.scope.session.as_ref().map(|s| format!("session {s}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+        let scope = if scope.is_empty() { tr().tr("policy-scope-everywhere") } else { scope.join(", ") };
+        let id = format!("{}:{}", rule.verdict.key(), rule.number);
+        if json {
+            let line = serde_json::json!({
+                "id": id, "rule": rule.describe(), "verdict": rule.verdict, "entry": rule.entry(),
+                "scope": scope, "origin": origin, "reason": rule.reason,
+            });
+            println!("{line}");
+        } else {
+            let reason = rule.reason.as_deref().map(|r| format!("\t{r}")).unwrap_or_default();
+            println!("{id}\t{}\t{scope}\t{origin}{reason}", rule.describe());
+        }
+    }
+    if let Some((file, _)) = &policy.untrusted {
+        eprintln!("{}", tr().tr_args("policy-untrusted", &[("file", (&file.display().to_string()).into())]));
+    }
+    remembered(Remembered::List { json, quiet_when_empty: !policy.rules.is_empty() })
+}
