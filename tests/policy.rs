@@ -1,0 +1,200 @@
+//! The policy through its doors: `userq hook <agent>` fed each agent's documented
+//! input decides from the rules with no server running (an allow and a deny in the
+//! agent's own shape; anything else left to the agent's prompt), a project's rules
+//! file only once trusted, and `userq rules` as a person uses it.
+
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+
+use common::process::*;
+use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
+
+/// `userq ARGS` with `stdin` on its input; its exit code, stdout and stderr.
+async fn run(socket: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let mut c = userq(socket);
+    c.args(args).stdin(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).await.unwrap();
+    drop(input);
+    let out = finish(child).await;
+    (out.code, out.stdout, out.stderr)
+}
+
+/// The hook's printed decision; `None` when it printed nothing.
+async fn hook(socket: &Path, agent: &str, input: &Value) -> Option<Value> {
+    let (code, stdout, stderr) = run(socket, &["hook", agent], &input.to_string()).await;
+    assert_eq!(code, Some(0), "stderr: {stderr}");
+    (!stdout.trim().is_empty()).then(|| serde_json::from_str(stdout.trim()).unwrap())
+}
+
+fn rules(socket: &Path, toml: &str) {
+    let dir = config_dir(socket);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("rules.toml"), toml).unwrap();
+}
+
+const RULES: &str = "[[allow]]\ncommand = \"cargo test\"\n[[allow]]\nread-only = true\n\
+    [[deny]]\ncommand = \"sudo\"\nreason = \"nothing runs as root here\"\n";
+
+fn claude(command: &str, cwd: &str) -> Value {
+    json!({
+        "session_id": "abc123", "transcript_path": "/home/me/.claude/projects/x/1.jsonl", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Run it"}, "permission_suggestions": []
+    })
+}
+
+fn claude_says(decision: Value) -> Option<Value> {
+    Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
+}
+
+#[tokio::test]
+async fn claude_code_a_rule_decides_with_no_server() {
+    // No server: the socket is in an empty folder.
+    let (_d, socket) = temp_socket();
+    rules(&socket, RULES);
+    let allow = claude_says(json!({"behavior": "allow"}));
+    assert_eq!(hook(&socket, "claude-code", &claude("cargo test --release", "/home/me/shop")).await, allow);
+    assert_eq!(hook(&socket, "claude-code", &claude("git log --oneline | head -5", "/home/me/shop")).await, allow);
+    // One part no rule allows: the person (here, with no server, the agent's own prompt).
+    assert_eq!(hook(&socket, "claude-code", &claude("cargo test && rm -rf target", "/home/me/shop")).await, None);
+    assert_eq!(hook(&socket, "claude-code", &claude("cargo testify", "/home/me/shop")).await, None);
+    let denied = hook(&socket, "claude-code", &claude("timeout 5 sudo rm -rf /", "/home/me/shop")).await.unwrap();
+    let decision = &denied["hookSpecificOutput"]["decision"];
+    assert_eq!(decision["behavior"], "deny", "{denied}");
+    let message = decision["message"].as_str().unwrap();
+    assert!(message.contains("nothing runs as root here") && message.contains("deny `sudo`"), "{message}");
+}
+
+#[tokio::test]
+async fn every_agent_reads_the_verdict_in_its_own_shape() {
+    let (_d, socket) = temp_socket();
+    rules(&socket, RULES);
+    let codex = |command: &str| {
+        json!({
+            "session_id": "019a", "turn_id": "t1", "transcript_path": null, "cwd": "/home/me/api",
+            "hook_event_name": "PermissionRequest", "model": "gpt-5-codex", "permission_mode": "default",
+            "tool_name": "Bash", "tool_input": {"command": command},
+            "approval_context": {"sandbox_permissions": "require_escalated", "justification": "Check it"}
+        })
+    };
+    assert_eq!(hook(&socket, "codex", &codex("cargo test")).await, claude_says(json!({"behavior": "allow"})));
+    let denied = hook(&socket, "codex", &codex("env X=1 sudo make install")).await.unwrap();
+    assert_eq!(denied["hookSpecificOutput"]["decision"]["behavior"], "deny");
+
+    let gemini = |command: &str| {
+        json!({
+            "session_id": "g1", "transcript_path": "/t.json", "cwd": "/home/me/site", "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-01T10:00:00Z", "tool_name": "run_shell_command",
+            "tool_input": {"command": command, "description": "Run it"}
+        })
+    };
+    assert_eq!(hook(&socket, "gemini", &gemini("cat README.md")).await, Some(json!({"decision": "allow"})));
+    let denied = hook(&socket, "gemini", &gemini("nice -n 5 sudo reboot")).await.unwrap();
+    assert_eq!(denied["decision"], "deny");
+    assert!(denied["reason"].as_str().unwrap().contains("nothing runs as root here"), "{denied}");
+    // What the rules leave to the person: Gemini CLI's own prompt, with no server.
+    assert_eq!(hook(&socket, "gemini", &gemini("npm run deploy")).await.unwrap()["decision"], "ask");
+
+    let cursor = json!({
+        "conversation_id": "c-77", "generation_id": "g", "hook_event_name": "beforeShellExecution",
+        "workspace_roots": ["/home/me/site"], "command": "cargo test -p core", "cwd": "", "sandbox": false
+    });
+    assert_eq!(hook(&socket, "cursor", &cursor).await, Some(json!({"permission": "allow"})));
+}
+
+#[tokio::test]
+async fn file_edits_are_judged_by_the_edit_rules() {
+    let (_d, socket) = temp_socket();
+    rules(&socket, "[[allow]]\nedit = \"src\"\n[[deny]]\nedit = \"**/.env\"\nreason = \"secrets stay put\"\n");
+    let edit = |path: &str| {
+        json!({
+            "session_id": "abc", "transcript_path": "/t", "cwd": "/home/me/shop", "hook_event_name": "PermissionRequest",
+            "tool_name": "Write", "tool_input": {"file_path": path, "content": "x\n"}
+        })
+    };
+    assert_eq!(
+        hook(&socket, "claude-code", &edit("/home/me/shop/src/a/b.rs")).await,
+        claude_says(json!({"behavior": "allow"}))
+    );
+    assert_eq!(hook(&socket, "claude-code", &edit("/home/me/shop/Cargo.toml")).await, None);
+    let denied = hook(&socket, "claude-code", &edit("/home/me/shop/src/.env")).await.unwrap();
+    assert_eq!(denied["hookSpecificOutput"]["decision"]["behavior"], "deny", "deny beats allow");
+}
+
+#[tokio::test]
+async fn a_project_file_allows_only_once_trusted_and_stops_when_changed() {
+    let (d, socket) = temp_socket();
+    let project = d.path().join("shop");
+    std::fs::create_dir_all(project.join(".userq")).unwrap();
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    let file = project.join(".userq/rules.toml");
+    std::fs::write(&file, "[[allow]]\ncommand = \"make test\"\n").unwrap();
+    let cwd = project.join("src").display().to_string();
+    let asked = claude("make test", &cwd);
+    assert_eq!(hook(&socket, "claude-code", &asked).await, None, "a cloned file allows nothing by itself");
+    let (code, out, err) = run(&socket, &["rules", "why", "make test", "--cwd", &cwd], "").await;
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("is not trusted"), "{out}");
+
+    let (code, out, err) = run(&socket, &["rules", "trust", project.to_str().unwrap()], "").await;
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with(&format!("Trusted {}", file.display())), "{out}");
+    assert_eq!(hook(&socket, "claude-code", &asked).await, claude_says(json!({"behavior": "allow"})));
+
+    std::fs::write(&file, "[[allow]]\ncommand = \"make\"\n").unwrap();
+    assert_eq!(hook(&socket, "claude-code", &asked).await, None, "a changed file stops applying");
+}
+
+#[tokio::test]
+async fn rules_that_cannot_be_read_decide_nothing_and_say_why() {
+    let (_d, socket) = temp_socket();
+    rules(&socket, "[[allow]]\ncomand = \"cargo test\"\n");
+    let (code, out, err) = run(&socket, &["hook", "claude-code"], &claude("cargo test", "/p").to_string()).await;
+    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+    assert!(err.contains("the rules cannot be read") && err.contains("comand"), "{err}");
+    let (code, _, err) = run(&socket, &["rules", "allow", "make"], "").await;
+    assert_eq!(code, Some(1));
+    assert!(err.contains("comand"), "{err}");
+    let kept = std::fs::read_to_string(config_dir(&socket).join("rules.toml")).unwrap();
+    assert_eq!(kept, "[[allow]]\ncomand = \"cargo test\"\n", "a file that cannot be read is never overwritten");
+}
+
+#[tokio::test]
+async fn the_rules_command_adds_lists_explains_and_removes() {
+    let (_d, socket) = temp_socket();
+    let ok = |(code, out, err): (Option<i32>, String, String)| {
+        assert_eq!(code, Some(0), "{err}");
+        out
+    };
+    assert_eq!(ok(run(&socket, &["rules", "allow", "cargo test"], "").await), "allow:1\tallow `cargo test`\n");
+    ok(run(&socket, &["rules", "deny", "git push", "--reason", "pushes go through review"], "").await);
+    let dry = ok(run(&socket, &["rules", "allow", "rm", "--dry-run"], "").await);
+    assert!(dry.contains("nothing saved"), "{dry}");
+    let list = ok(run(&socket, &["rules", "list"], "").await);
+    assert_eq!(
+        list,
+        "allow:1\tallow `cargo test`\teverywhere\tyours\ndeny:1\tdeny `git push`\teverywhere\tyours\tpushes go through review\n"
+    );
+    let why = ok(run(&socket, &["rules", "why", "--json", "cargo test && git push origin main"], "").await);
+    let why: Value = serde_json::from_str(&why).unwrap();
+    assert_eq!(why["decision"], "deny");
+    assert_eq!(why["parts"][0]["decision"], "allow");
+    assert_eq!(why["parts"][1]["text"], "git push origin main");
+    assert_eq!(why["parts"][1]["reason"], "pushes go through review");
+    let why = ok(run(&socket, &["rules", "why", "cargo test && rm -rf target"], "").await);
+    assert_eq!(
+        why,
+        "ask\tcargo test && rm -rf target\n  allow\tcargo test\tallow `cargo test` (your rules, number 1 of allow)\n  ask\trm -rf target\tno rule allows it\n"
+    );
+    ok(run(&socket, &["rules", "rm", "deny:1"], "").await);
+    let (code, _, err) = run(&socket, &["rules", "rm", "deny:1"], "").await;
+    assert_eq!(code, Some(1));
+    assert!(err.contains("there is no rule deny:1"), "{err}");
+    let (code, _, err) = run(&socket, &["rules", "deny", "--read-only"], "").await;
+    assert_eq!(code, Some(2), "{err}");
+}
