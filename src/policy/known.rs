@@ -343,17 +343,20 @@ fn git(args: &[&str]) -> Judgement {
 
 /// The set as a markdown table, for docs/policy.md.
 pub fn markdown() -> String {
-    let mut out = String::from("| command | excluded | why |\n|---|---|---|\n");
-    for e in READ_ONLY {
+    let plain: Vec<String> = READ_ONLY
+        .iter()
+        .filter(|e| e.never.is_empty() && e.check == Check::Options)
+        .map(|e| format!("`{}`", e.name))
+        .collect();
+    let mut out = format!("With any words: {}.\n\n", plain.join(", "));
+    out.push_str("| command | excluded | why |\n|---|---|---|\n");
+    for e in READ_ONLY.iter().filter(|e| !e.never.is_empty() || e.check != Check::Options) {
         let extra = match e.check {
             Check::Options => None,
             Check::Operands(n) => Some(format!("more than {n} operand(s): a second one is written")),
             Check::Sed => Some("without `-n`; a script with anything but `p`, `=`, `l`, `q`, `d`, `n` or `s///` with `g`/`p`/`I`/number flags (no `w`, `W`, `e`, `r`, `R`, no `e` or `w` flag)".into()),
             Check::Git => Some(format!("any subcommand but {}; `branch`, `remote` and `tag` with anything but listing options", GIT_READS.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))),
         };
-        if e.never.is_empty() && extra.is_none() {
-            out.push_str(&format!("| `{}` | | |\n", e.name));
-        }
         for (opt, why) in e.never {
             out.push_str(&format!("| `{}` | `{opt}` | {why} |\n", e.name));
         }

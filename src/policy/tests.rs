@@ -159,6 +159,11 @@ fn files_fetches_and_mcp_tools_have_rules_of_their_own() {
     let c = policy("[[allow]]\ncommand = \"echo\"\n[[allow]]\nedit = \"out\"\n");
     assert_eq!(verdict(&c, "echo x > out/log.txt"), Verdict::Allow);
     assert_eq!(verdict(&c, "echo x > ~/.bashrc"), Verdict::Ask);
+    // After a `cd`, a relative path is another file.
+    let anywhere = policy("[[allow]]\ncommand = \"echo\"\n[[allow]]\ncommand = \"cd\"\n[[allow]]\nedit = \"**\"\n");
+    assert_eq!(verdict(&anywhere, "echo x > notes.txt"), Verdict::Allow);
+    assert_eq!(verdict(&anywhere, "cd ~ && echo x > .bashrc"), Verdict::Ask);
+    assert_eq!(verdict(&anywhere, "cd ~ && echo x | tee .bashrc"), Verdict::Ask);
 }
 
 #[test]
@@ -206,4 +211,18 @@ fn wildcards_match_within_a_word() {
     assert!(rules::wildcard("a*b*c", "aXbYc"));
     assert!(!rules::wildcard("a*b", "aXbc"));
     assert!(!rules::wildcard("ab", "abc"));
+}
+
+#[test]
+fn docs_policy_md_holds_the_read_only_table_as_the_code_has_it() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/policy.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let (start, end) = ("<!-- read-only table: start -->\n", "<!-- read-only table: end -->");
+    let (head, rest) = doc.split_once(start).expect("the table's start marker");
+    let (_, tail) = rest.split_once(end).expect("the table's end marker");
+    let want = format!("{head}{start}{}{end}{tail}", known::markdown());
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &want).unwrap();
+    }
+    assert!(doc == want, "docs/policy.md's table is stale: run `UPDATE_DOCS=1 cargo test --lib policy`");
 }

@@ -188,7 +188,8 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
         "tee" => {
             for w in &words[1..] {
                 if w.literal().is_none_or(|s| !s.starts_with('-')) {
-                    reader.parts.push(Part::Write { path: w.clone(), text: text.to_owned() });
+                    let path = reader.written(w.clone());
+                    reader.parts.push(Part::Write { path, text: text.to_owned() });
                 }
             }
             push_run(reader, words, open, text)

@@ -64,9 +64,25 @@ pub struct Reader<'s> {
     pub parts: Vec<Part>,
 }
 
+/// Programs after which a relative path names another file than it did before.
+const CHANGES_FOLDER: &[&str] = &["cd", "pushd", "popd"];
+
 impl<'s> Reader<'s> {
     pub fn text(&self, node: Node) -> &'s str {
         node.utf8_text(self.src.as_bytes()).unwrap_or_default()
+    }
+
+    /// A path a part writes: after a `cd` earlier in the command a relative path is
+    /// known only when it runs.
+    pub fn written(&self, path: Word) -> Word {
+        let moved = self.parts.iter().any(|p| match p {
+            Part::Run(run) => run.name().is_some_and(|n| CHANGES_FOLDER.contains(&n)),
+            _ => false,
+        });
+        match path {
+            Word::Literal(p) if moved && !p.starts_with('/') && !p.starts_with('~') => Word::Dynamic(p),
+            other => other,
+        }
     }
 
     pub fn unreadable(&mut self, node: Node, why: Unreadable) {
@@ -218,6 +234,7 @@ impl<'s> Reader<'s> {
                 let writes = matches!(op.as_str(), ">" | ">>" | "&>" | "&>>" | ">|" | "<>")
                     || (op == ">&" && path.literal().is_some_and(|p| !is_fd(p)));
                 if writes && !writes_nothing(&path) {
+                    let path = self.written(path);
                     self.parts.push(Part::Write { path, text: self.text(node).to_owned() });
                 }
             }

@@ -73,6 +73,76 @@ def test_with_no_server_claude_code_goes_on_by_its_own_rules(agent, tmp_path):
     assert [d["tool_name"] for d in denied] == ["Bash"], denied
 
 
+def rules(agent, *args):
+    out = subprocess.run([USERQ, "rules", *args], env=agent.env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+
+
+def test_a_command_the_rules_allow_runs_without_the_person(agent, sock):
+    agent.setup("claude-code")
+    rules(agent, "allow", "echo")
+    rules(agent, "allow", "--edit", str(agent.work / "greeting.txt"))
+    rules(agent, "allow", "--read-only")
+    model = Anthropic([WRITE, text("done")])
+    # Nobody answers on the socket: an ask would wait until Claude Code gave up.
+    argv, env = claude(agent, model, "-p", "greet", "--output-format", "json")
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stderr
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-bash\n"
+    assert any("hello-from-bash" in r for r in last_results(model)), last_results(model)
+
+
+def test_a_part_no_rule_allows_reaches_the_person(agent, sock):
+    agent.setup("claude-code")
+    rules(agent, "allow", "echo")
+    rules(agent, "allow", "--read-only")
+    joined = tool("Bash", {"command": "echo hi && rm -rf target", "description": "Clean up"})
+    (agent.work / "target").mkdir()
+    model = Anthropic([joined, text("understood")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": [], "custom": "keep target"})
+    argv, env = claude(agent, model, "-p", "clean", "--output-format", "json")
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stderr
+    assert "echo hi && rm -rf target" in asked["questions"][0]["detail"]
+    assert (agent.work / "target").is_dir()
+    assert any("keep target" in r for r in last_results(model)), last_results(model)
+
+
+def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agent, sock):
+    agent.setup("claude-code")
+    rules(agent, "deny", "sudo", "--reason", "nothing runs as root here")
+    wrapped = tool("Bash", {"command": "timeout 5 sudo touch /root-owned", "description": "Touch"})
+    model = Anthropic([wrapped, text("understood")])
+    argv, env = claude(agent, model, "-p", "touch", "--output-format", "json")
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stderr
+    assert any("nothing runs as root here" in r for r in last_results(model)), last_results(model)
+
+
+def test_a_project_rules_file_allows_only_once_trusted(agent, sock):
+    agent.setup("claude-code")
+    (agent.work / ".userq").mkdir()
+    (agent.work / ".userq" / "rules.toml").write_text('[[allow]]\ncommand = "touch made.txt"\n')
+    step = tool("Bash", {"command": "touch made.txt", "description": "Make a file"})
+    # Untrusted: the person is asked (and says no).
+    model = Anthropic([step, text("ok")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": ["Deny"]})
+    argv, env = claude(agent, model, "-p", "make", "--output-format", "json")
+    assert agent.run(argv, env).returncode == 0
+    answered.join(5)
+    assert asked["questions"][0]["question"] == "Run this command?"
+    assert not (agent.work / "made.txt").exists()
+    # Trusted: it runs, nobody asked.
+    rules(agent, "trust", str(agent.work))
+    model = Anthropic([step, text("ok")])
+    argv, env = claude(agent, model, "-p", "make", "--output-format", "json")
+    assert agent.run(argv, env).returncode == 0
+    assert (agent.work / "made.txt").exists()
+
+
 def stream(agent, model, mode):
     argv, env = claude(agent, model, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
                        "--verbose", "--permission-prompt-tool", "stdio", "--permission-mode", mode)
