@@ -12,7 +12,7 @@ APT_CHECK := nodejs npm
 APT_TEST := openssh-server openssh-client nats-server openssl
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
-.PHONY: run test check deps-build deps-test deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
+.PHONY: fuzz run test check deps-build deps-test deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
   release package test-package install uninstall
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
@@ -176,11 +176,18 @@ test-python: deps-test $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.insta
 test-e2e: deps-e2e $(SYNAPSE)/.installed $(AGENTS)/.installed $(PHONE)/.installed build-tests
 	tests/e2e/run
 
+## The reader of shell commands under cargo-fuzz for FUZZ_SECONDS (a nightly
+## toolchain and cargo-fuzz, which this target installs from crates.io).
+FUZZ_SECONDS ?= 120
+fuzz:
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd fuzz && cargo +nightly fuzz run shell_reader -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
+
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round
 ## trips, MCP start-up against the peer server, a question left over a channel, the desktop app's latency and memory,
 ## an agent's hook from spawn to its question on screen, a long code review, the relay.
 bench: $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed $(PHONE)/.installed .tools/peer/.installed deps-e2e deps-test
-	cargo bench --bench ask --bench pending_memory --bench socket
+	cargo bench --bench ask --bench pending_memory --bench socket --bench policy
 	cargo build --release --bin userq
 	cargo build --release -p user-questions-desktop
 	$(VENV)/bin/python benches/mcp_startup.py

@@ -19,11 +19,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
-use user_questions::channel::server;
 use user_questions::{AskRequest, Scope, UserQuestions};
 
 mod common;
-use common::{alone, answer_everything, apart, cpu_time, crowd, own_cpu_time, percentile, question, scaled, AtOnce};
+use common::{
+    alone, answer_everything, apart, cpu_time, crowd, own_cpu_time, percentile, question, scaled, serve_apart, AtOnce,
+};
 
 const ASKERS: usize = 64;
 const PER_ASKER: usize = 1_000;
@@ -135,28 +136,6 @@ fn round_trips(end: std::os::unix::net::UnixStream) -> Duration {
     }
     times.sort();
     percentile(&times, 0.5)
-}
-
-/// `service` served on a socket in a temporary folder, on a runtime of `threads` in a
-/// thread of its own; returns once it listens (the folder lives as long as the guard),
-/// with the server's thread.
-fn serve_apart(
-    threads: usize,
-    service: UserQuestions,
-) -> (tempfile::TempDir, std::path::PathBuf, std::thread::JoinHandle<()>) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("run").join("bench.sock");
-    let (ready_tx, ready) = std::sync::mpsc::channel();
-    let server = apart("server", threads, {
-        let path = path.clone();
-        async move {
-            let listener = server::bind(&path).unwrap();
-            ready_tx.send(()).unwrap();
-            server::run(listener, service, std::future::pending()).await
-        }
-    });
-    ready.recv().unwrap();
-    (dir, path, server)
 }
 
 fn measure(server_threads: usize, chain: Duration) {

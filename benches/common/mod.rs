@@ -33,6 +33,11 @@ pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 /// A protocol answerer: replies to every offer with an answer at once.
 pub async fn answer_everything(path: std::path::PathBuf) {
+    answer_with(path, "pnpm").await
+}
+
+/// A protocol answerer that selects `label` in every offer's first question at once.
+pub async fn answer_with(path: std::path::PathBuf, label: &str) {
     let (r, mut w) = UnixStream::connect(&path).await.unwrap().into_split();
     let mut lines = BufReader::new(r).lines();
     w.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"answerers/register\",\"params\":{\"name\":\"bench\",\"scope\":\"any\"}}\n").await.unwrap();
@@ -41,7 +46,7 @@ pub async fn answer_everything(path: std::path::PathBuf) {
         let m: Value = serde_json::from_str(&line).unwrap();
         if m["method"] == "questions/offer" {
             let id = &m["params"]["request"]["questions"][0]["id"];
-            let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": {"answer": {"answers": [{"id": id, "selected": ["pnpm"]}]}}});
+            let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": {"answer": {"answers": [{"id": id, "selected": [label]}]}}});
             out.clear();
             serde_json::to_writer(&mut out, &reply).unwrap();
             out.push(b'\n');
@@ -147,4 +152,26 @@ pub async fn crowd(path: &Path, askers: usize, per: usize) -> (Vec<Duration>, Du
     let wall = started.elapsed();
     times.sort();
     (times, wall)
+}
+
+/// `service` served on a socket in a temporary folder, on a runtime of `threads` in a
+/// thread of its own; returns once it listens (the folder lives as long as the guard),
+/// with the server's thread.
+pub fn serve_apart(
+    threads: usize,
+    service: user_questions::UserQuestions,
+) -> (tempfile::TempDir, std::path::PathBuf, std::thread::JoinHandle<()>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run").join("bench.sock");
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    let server = apart("server", threads, {
+        let path = path.clone();
+        async move {
+            let listener = user_questions::channel::server::bind(&path).unwrap();
+            ready_tx.send(()).unwrap();
+            user_questions::channel::server::run(listener, service, std::future::pending()).await
+        }
+    });
+    ready.recv().unwrap();
+    (dir, path, server)
 }

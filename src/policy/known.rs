@@ -256,7 +256,7 @@ fn sed(args: &[&str]) -> Judgement {
             }
             a if a.starts_with("--expression=") => scripts.push(&a["--expression=".len()..]),
             a if a.starts_with('-') => {}
-            a if scripts.is_empty() && !args.iter().any(|x| *x == "-e") => scripts.push(a),
+            a if scripts.is_empty() && !args.iter().any(|x| matches!(*x, "-e" | "--expression")) => scripts.push(a),
             _ => {}
         }
         i += 1;
@@ -278,7 +278,7 @@ fn sed_script_prints_only(script: &str) -> bool {
             None => Some(r),
         });
         match rest.map(str::trim_start) {
-            Some(c) if matches!(c, "p" | "=" | "l" | "q" | "d" | "n") => true,
+            Some("p" | "=" | "l" | "q" | "d" | "n") => true,
             Some(c) => sed_substitution(c),
             None => false,
         }

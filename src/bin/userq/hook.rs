@@ -38,7 +38,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
             output.inspect(|o| println!("{o}"));
             return ExitCode::SUCCESS;
         }
-        Err(ask) => ask,
+        Err(ask) => *ask,
     };
     let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
     let id = format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff);
@@ -83,19 +83,19 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
 /// The policy's decision, before anyone is asked and with no server needed: `Ok`
 /// with the agent's output for an allow or a deny; the ask back when the person
 /// decides (or the rules cannot be read, which is said on stderr and decides nothing).
-fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json::Value>, HookAsk> {
-    let Some(action) = ask.policy_action(agent) else { return Err(ask) };
+fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json::Value>, Box<HookAsk>> {
+    let Some(action) = ask.policy_action(agent) else { return Err(Box::new(ask)) };
     let policy = match Policy::here(action.cwd.as_deref()) {
         Ok(policy) => policy,
         Err(e) => {
             eprintln!("{name}: the rules cannot be read, so they decide nothing: {e}");
-            return Err(ask);
+            return Err(Box::new(ask));
         }
     };
-    let Some(answer) = permission::answer_for(&policy.decide(&action)) else { return Err(ask) };
+    let Some(answer) = permission::answer_for(&policy.decide(&action)) else { return Err(Box::new(ask)) };
     match ask.decide(&answer) {
         Next::Done(output) => Ok(output),
-        Next::Again(again) => Err(again),
+        Next::Again(again) => Err(Box::new(again)),
     }
 }
 

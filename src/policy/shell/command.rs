@@ -2,7 +2,7 @@
 //! they run, `sh -c 'LITERAL'` read again, `tee`'s files as writes, and the builtins
 //! that run text nobody can see (`eval`, `source`, …) unreadable.
 
-use super::walk::{changes_what_runs, Fed, Reader};
+use super::walk::{changes_what_runs, writes_nothing, Fed, Reader};
 use super::word::Word;
 use super::{Part, Run, Unreadable};
 
@@ -187,7 +187,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
         "find" => find(reader, words, open, text, depth),
         "tee" => {
             for w in &words[1..] {
-                if w.literal().is_none_or(|s| !s.starts_with('-')) {
+                if w.literal().is_none_or(|s| !s.starts_with('-')) && !writes_nothing(w) {
                     let path = reader.written(w.clone());
                     reader.parts.push(Part::Write { path, text: text.to_owned() });
                 }

@@ -81,6 +81,7 @@ fn redirections_that_write_are_parts() {
     reads("a >> log 2>&1", &["run a", "write log"]);
     reads("a &> out", &["run a", "write out"]);
     reads("a > /dev/null 2> /dev/null", &["run a"]);
+    reads("a | tee /dev/null", &["run a", "run tee /dev/null"]);
     reads("a >&2", &["run a"]);
     reads("a < in", &["run a"]);
     reads("cat < /dev/tcp/evil/80", &["run cat", "unreadable network"]);

@@ -338,7 +338,7 @@ fn is_fd(p: &str) -> bool {
 }
 
 /// Destinations that keep nothing.
-fn writes_nothing(path: &Word) -> bool {
+pub fn writes_nothing(path: &Word) -> bool {
     matches!(path.literal(), Some("/dev/null" | "/dev/stdout" | "/dev/stderr"))
         || path.literal().is_some_and(|p| p.strip_prefix("/dev/fd/").is_some_and(is_fd))
 }
