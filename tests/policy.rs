@@ -198,3 +198,63 @@ async fn the_rules_command_adds_lists_explains_and_removes() {
     let (code, _, err) = run(&socket, &["rules", "deny", "--read-only"], "").await;
     assert_eq!(code, Some(2), "{err}");
 }
+
+#[tokio::test]
+async fn claude_codes_own_rules_are_shown_then_imported_on_confirmation() {
+    let (d, socket) = temp_socket();
+    let home = d.path().join("home");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let settings = json!({"permissions": {"allow": ["Bash(npm run test:*)", "Glob(*)"], "deny": ["Bash(git push:*)"]}});
+    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let import = |yes: bool| {
+        let mut c = userq(&socket);
+        c.env("HOME", &home).args(["rules", "import", "claude-code"]);
+        if yes {
+            c.arg("--yes");
+        }
+        async move { finish(c.spawn().unwrap()).await }
+    };
+    let shown = import(false).await;
+    assert_eq!(shown.code, Some(0), "{}", shown.stderr);
+    assert_eq!(
+        shown.stdout,
+        "would add: allow `npm run test`\nwould add: deny `git push`\n\
+         left out: Glob(*) (a tool the policy has no kind for)\n\
+         Nothing saved: run again with --yes to add these rules.\n"
+    );
+    assert!(!config_dir(&socket).join("rules.toml").exists(), "nothing saved without --yes");
+    let added = import(true).await;
+    assert!(added.stdout.ends_with("Added 2 rules to your rules.\n"), "{}", added.stdout);
+    let (_, list, _) = run(&socket, &["rules", "list"], "").await;
+    assert!(list.contains("allow `npm run test`\teverywhere\timported from claude-code"), "{list}");
+    let runs = hook(&socket, "claude-code", &claude("npm run test -- --watch", "/p")).await;
+    assert_eq!(runs, claude_says(json!({"behavior": "allow"})));
+    let denied = hook(&socket, "claude-code", &claude("git push origin main", "/p")).await.unwrap();
+    assert_eq!(denied["hookSpecificOutput"]["decision"]["behavior"], "deny");
+}
+
+#[tokio::test]
+async fn a_dry_run_says_how_many_past_questions_a_rule_would_have_decided() {
+    let (_d, socket) = temp_socket();
+    let server = serve(&socket).await;
+    let mut person = answerer(&socket, json!("agents")).await;
+    for command in ["cargo test --release", "cargo test -p core", "rm -rf target"] {
+        let asked = tokio::spawn({
+            let socket = socket.clone();
+            async move { hook(&socket, "claude-code", &claude(command, "/home/me/shop")).await }
+        });
+        let offer = person.expect("questions/offer").await;
+        let answer = json!({"answers": [{"id": "permission", "selected": ["Allow"]}]});
+        person.reply(&offer["id"], json!({"answer": answer})).await;
+        assert_eq!(asked.await.unwrap(), claude_says(json!({"behavior": "allow"})));
+    }
+    drop(server);
+    let (code, out, err) = run(&socket, &["rules", "allow", "cargo test", "--dry-run"], "").await;
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        "Would add: allow `cargo test` (nothing saved)\n\
+         It would have decided 2 past questions in the history that no rule decided.\n"
+    );
+    assert!(!config_dir(&socket).join("rules.toml").exists());
+}

@@ -11,6 +11,7 @@
 //! rule allows it. The policy knows nothing of sockets or agents' shapes: the hook
 //! asks it with no server running, and the same code answers `userq rules why`.
 
+pub mod import;
 pub mod known;
 pub mod rules;
 pub mod shell;

@@ -24,3 +24,27 @@ pub fn fenced(lang: &str, body: &str) -> String {
     let body = body.strip_suffix('\n').unwrap_or(body);
     format!("{fence}{lang}\n{body}\n{fence}")
 }
+
+/// The body of the first block [`fenced`] made with `lang` in `text`.
+pub fn unfenced(lang: &str, text: &str) -> Option<String> {
+    let mut lines = text.lines();
+    let fence = lines.find_map(|l| {
+        let ticks = l.len() - l.trim_start_matches('`').len();
+        (ticks >= 3 && &l[ticks..] == lang).then(|| &l[..ticks])
+    })?;
+    let body: Vec<&str> = lines.take_while(|l| *l != fence).collect();
+    Some(body.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fenced_body_is_read_back_whatever_its_backticks() {
+        for body in ["ls -la", "echo ```` done\nsecond line", ""] {
+            assert_eq!(unfenced("sh", &format!("Why\n\n{}", fenced("sh", body))).as_deref(), Some(body));
+        }
+        assert_eq!(unfenced("sh", "```diff\n-a\n```"), None);
+    }
+}

@@ -437,6 +437,18 @@ policy-unreadable-unknown = not understood: { $subject }
 policy-origin-yours = yours
 policy-origin-import = imported from { $agent }
 policy-scope-everywhere = everywhere
+policy-import-rule = would add: { $rule }
+policy-import-left-out = left out: { $rule } ({ $why })
+policy-import-none = No rules to import.
+policy-import-confirm = Nothing saved: run again with --yes to add these rules.
+policy-import-added = Added { $count ->
+        [one] one rule
+       *[other] { $count } rules
+    } to your rules.
+policy-would-have-decided = It would have decided { $count ->
+        [one] one past question
+       *[other] { $count } past questions
+    } in the history that no rule decided.
 rules-empty-question = userq rules: --question must not be empty
 rules-empty-answer = userq rules: --answer must name an option label
 rules-none = No remembered answers.

@@ -9,9 +9,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use toml_edit::{ArrayOfTables, DocumentMut};
+use user_questions::agents::Agent;
 use user_questions::paths::{self, Access};
 use user_questions::policy::rules::{self, Entry};
-use user_questions::policy::{trust, Action, By, Kind, Policy, Verdict};
+use user_questions::policy::{import, trust, Action, By, Kind, Policy, Verdict};
+use user_questions::review::shown;
 
 use crate::history::{remembered, Remembered};
 use crate::tr;
@@ -33,6 +35,18 @@ pub enum RulesCommand {
     },
     /// What the policy decides about a command, and for each part what decided it.
     Why(WhyArgs),
+    /// Read an agent's own allow and deny lists, show the rules they make, and add
+    /// them with --yes (claude-code: ~/.claude/settings.json, or with --project the
+    /// project's .claude/settings.json and settings.local.json).
+    Import {
+        #[arg(value_parser = ["claude-code"])]
+        agent: String,
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Add the rules shown; without it nothing is saved.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Remember an answer: the question's exact text and the option label to give.
     Add {
         #[arg(long, value_name = "TEXT")]
@@ -114,6 +128,7 @@ pub fn run(command: RulesCommand) -> ExitCode {
         RulesCommand::Deny(args) => add(Verdict::Deny, args),
         RulesCommand::Trust { dir } => trust_project(dir),
         RulesCommand::Why(args) => why(args),
+        RulesCommand::Import { agent: _, project, yes } => import_claude_code(project, yes),
         RulesCommand::Add { question, answer, client } => remembered(Remembered::Add { question, answer, client }),
         RulesCommand::List { json } => list(json),
         RulesCommand::Rm { id } => match id.parse::<i64>() {
@@ -201,28 +216,126 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
     };
     if args.dry_run {
         println!("{}", tr().tr_args("policy-would-add", &[("rule", (&rule.describe()).into())]));
+        if let Some(n) = past_decided(rule) {
+            println!("{}", tr().tr_args("policy-would-have-decided", &[("count", n.into())]));
+        }
         return ExitCode::SUCCESS;
     }
+    match append(&config, &[(verdict, entry)]) {
+        Ok(numbers) => {
+            println!("{}:{}\t{}", verdict.key(), numbers[0], rule.describe());
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
+}
+
+/// How many past permission questions for a command in the history the rules in
+/// force did not decide and `rule` would have; `None` when there is no history.
+fn past_decided(rule: rules::Rule) -> Option<usize> {
+    let file = paths::data_dir()?.join(user_questions::history::FILE);
+    if !file.exists() {
+        return None;
+    }
+    let conn = user_questions::history::open_for_writing(&file).ok()?;
+    let entries = user_questions::history::store::list(&conn, &Default::default()).ok()?;
+    let mut count = 0;
+    for e in entries {
+        let Some(q) = e.request["questions"].as_array().and_then(|qs| qs.first()) else { continue };
+        if q["intent"]["kind"] != "permission" {
+            continue;
+        }
+        let Some(command) = q["detail"].as_str().and_then(|d| shown::unfenced("sh", d)) else { continue };
+        let context = e.context.as_ref().or(e.request.get("context"));
+        let text = |k: &str| context.and_then(|c| c[k].as_str()).map(str::to_owned);
+        let agent = text("source").and_then(|s| Agent::ALL.into_iter().find(|a| a.display_name == s)).map(|a| a.name);
+        let cwd = text("project").map(PathBuf::from);
+        let action = Action {
+            kind: Kind::Command(command),
+            cwd: cwd.clone(),
+            agent: agent.map(str::to_owned),
+            session: text("session"),
+        };
+        let Ok(mut policy) = Policy::here(cwd.as_deref()) else { return None };
+        if policy.decide(&action).decision != Verdict::Ask {
+            continue;
+        }
+        policy.rules.push(rule.clone());
+        if policy.decide(&action).decision != Verdict::Ask {
+            count += 1;
+        }
+    }
+    Some(count)
+}
+
+/// Adds `entries` to the person's rules file in one write; their numbers in their
+/// verdict's list.
+fn append(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, ExitCode> {
     let path = config.join(user_questions::policy::FILE);
-    let mut doc = match document(&path) {
-        Ok(d) => d,
+    let mut doc = document(&path)?;
+    let mut numbers = Vec::new();
+    for (verdict, entry) in entries {
+        let table = toml_edit::ser::to_document(entry).map_err(|e| crate::fail(1, &e.to_string()))?.as_table().clone();
+        let list = doc.entry(verdict.key()).or_insert_with(|| toml_edit::Item::ArrayOfTables(ArrayOfTables::new()));
+        let Some(list) = list.as_array_of_tables_mut() else {
+            let why = format!("{}: {} is not a list of [[{0}]] tables", path.display(), verdict.key());
+            return Err(crate::fail(1, &why));
+        };
+        list.push(table);
+        numbers.push(list.len());
+    }
+    save(&path, &doc)?;
+    Ok(numbers)
+}
+
+/// Claude Code's permission rules, shown, and added with `--yes`.
+fn import_claude_code(project: Option<PathBuf>, yes: bool) -> ExitCode {
+    let config = match config() {
+        Ok(c) => c,
         Err(code) => return code,
     };
-    let table = match toml_edit::ser::to_document(&entry) {
-        Ok(d) => d.as_table().clone(),
-        Err(e) => return crate::fail(1, &e.to_string()),
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    let project = project.map(|d| if d.is_absolute() { d } else { here().join(d) });
+    let files: Vec<PathBuf> = match &project {
+        Some(dir) => vec![dir.join(".claude/settings.json"), dir.join(".claude/settings.local.json")],
+        None => vec![home.join(".claude/settings.json")],
     };
-    let list = doc.entry(verdict.key()).or_insert_with(|| toml_edit::Item::ArrayOfTables(ArrayOfTables::new()));
-    let Some(list) = list.as_array_of_tables_mut() else {
-        return crate::fail(1, &format!("{}: {} is not a list of [[{0}]] tables", path.display(), verdict.key()));
-    };
-    list.push(table);
-    let number = list.len();
-    if let Err(code) = save(&path, &doc) {
-        return code;
+    let mut imported = import::Imported::default();
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let settings: serde_json::Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => return crate::fail(1, &format!("{}: {e}", file.display())),
+        };
+        let shown = project.as_ref().map(|p| p.display().to_string());
+        let one = import::claude_code(&settings, shown.as_deref());
+        imported.rules.extend(one.rules);
+        imported.left_out.extend(one.left_out);
     }
-    println!("{}:{number}\t{}", verdict.key(), rule.describe());
-    ExitCode::SUCCESS
+    for (verdict, entry) in &imported.rules {
+        match entry.clone().rule(*verdict, &user_questions::policy::Origin::Yours, 0) {
+            Ok(rule) => println!("{}", tr().tr_args("policy-import-rule", &[("rule", (&rule.describe()).into())])),
+            Err(why) => return crate::fail(1, &why),
+        }
+    }
+    for (rule, why) in &imported.left_out {
+        println!("{}", tr().tr_args("policy-import-left-out", &[("rule", rule.into()), ("why", (*why).into())]));
+    }
+    if imported.rules.is_empty() {
+        println!("{}", tr().tr("policy-import-none"));
+        return ExitCode::SUCCESS;
+    }
+    if !yes {
+        println!("{}", tr().tr("policy-import-confirm"));
+        return ExitCode::SUCCESS;
+    }
+    match append(&config, &imported.rules) {
+        Ok(numbers) => {
+            println!("{}", tr().tr_args("policy-import-added", &[("count", numbers.len().into())]));
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
 }
 
 fn remove(id: &str) -> ExitCode {
