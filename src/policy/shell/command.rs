@@ -2,7 +2,7 @@
 //! they run, `sh -c 'LITERAL'` read again, `tee`'s files as writes, and the builtins
 //! that run text nobody can see (`eval`, `source`, …) unreadable.
 
-use super::walk::{changes_what_runs, writes_nothing, Fed, Reader};
+use super::reader::{changes_what_runs, writes_nothing, Fed, Reader};
 use super::word::Word;
 use super::{Part, Run, Unreadable};
 
@@ -51,13 +51,12 @@ pub struct Words {
     pub words: Vec<Word>,
     pub text: String,
     pub fed: Fed,
-    pub depth: usize,
 }
 
 impl Words {
     pub fn run(self, reader: &mut Reader) {
-        let Words { words, text, fed, depth } = self;
-        unwrap(reader, words, false, &text, fed, depth);
+        let Words { words, text, fed } = self;
+        unwrap(reader, words, false, &text, fed);
     }
 }
 
@@ -67,7 +66,7 @@ fn unreadable(reader: &mut Reader, text: &str, why: Unreadable) {
 
 /// Reads `words` as the command bash runs, reading wrappers through; `open`: more
 /// words come at run time.
-fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed, depth: usize) {
+fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
     let Some(first) = words.first() else { return };
     let Some(program) = first.literal() else {
         return unreadable(reader, text, Unreadable::DynamicProgram);
@@ -95,7 +94,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
                 }
                 return;
             }
-            unwrap(reader, args[skip..].to_vec(), open, text, fed, depth)
+            unwrap(reader, args[skip..].to_vec(), open, text, fed)
         }
         "env" => {
             let args = rest();
@@ -131,7 +130,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
                 }
             }
             match args.get(i..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed, depth),
+                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed),
                 _ => push_run(reader, words, open, text),
             }
         }
@@ -140,7 +139,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
             let skip = leading_options(&args, &["-s", "-k", "--signal", "--kill-after"]);
             // The duration, then the command.
             match args.get(skip + 1..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed, depth),
+                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed),
                 _ => push_run(reader, words, open, text),
             }
         }
@@ -150,7 +149,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
             // chrt and taskset take a value before the command.
             let skip = if matches!(name.as_str(), "chrt" | "taskset") { skip + 1 } else { skip };
             match args.get(skip..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed, depth),
+                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed),
                 _ => push_run(reader, words, open, text),
             }
         }
@@ -180,11 +179,11 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
                 ],
             );
             match args.get(skip..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), true, text, Fed::No, depth),
+                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), true, text, Fed::No),
                 _ => push_run(reader, vec![Word::Literal("echo".into())], true, text),
             }
         }
-        "find" => find(reader, words, open, text, depth),
+        "find" => find(reader, words, open, text),
         "tee" => {
             for w in &words[1..] {
                 if w.literal().is_none_or(|s| !s.starts_with('-')) && !writes_nothing(w) {
@@ -194,7 +193,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
             }
             push_run(reader, words, open, text)
         }
-        n if SHELLS.contains(&n) => shell(reader, words, open, text, fed, depth),
+        n if SHELLS.contains(&n) => shell(reader, words, open, text, fed),
         n if INTERPRETERS.contains(&n) && fed == Fed::Yes && reads_program_from_stdin(&words) => {
             unreadable(reader, text, Unreadable::FedToInterpreter(n.to_owned()))
         }
@@ -230,7 +229,7 @@ fn leading_options(args: &[Word], valued: &[&str]) -> usize {
 
 /// `find`: its own part, with each `-exec`/`-execdir`/`-ok`/`-okdir` clause taken out
 /// and read as the command it runs (its `{}` a word known only at run time).
-fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, depth: usize) {
+fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str) {
     let mut kept = Vec::new();
     let mut execs = Vec::new();
     let mut it = words.into_iter();
@@ -253,14 +252,14 @@ fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, depth: us
         if cmd.is_empty() {
             unreadable(reader, text, Unreadable::Unknown("find -exec".into()));
         } else {
-            unwrap(reader, cmd, true, text, Fed::No, depth);
+            unwrap(reader, cmd, true, text, Fed::No);
         }
     }
 }
 
 /// `sh -c 'PROGRAM'` is read again as a command of its own; a shell with no program
 /// fed by a pipe is unreadable; `sh script.sh` is a program like any other.
-fn shell(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed, depth: usize) {
+fn shell(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
     let name = words[0].shown().rsplit('/').next().unwrap_or_default().to_owned();
     let mut i = 1;
     let mut command_string = false;
@@ -282,10 +281,7 @@ fn shell(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed
     }
     if command_string {
         return match words.get(i) {
-            Some(Word::Literal(program)) => {
-                let inner = super::walk::read(program, depth + 1);
-                reader.parts.extend(inner.parts);
-            }
+            Some(Word::Literal(program)) => reader.again.push(program.clone()),
             Some(other) => unreadable(reader, text, Unreadable::DynamicScript(other.shown().to_owned())),
             None => unreadable(reader, text, Unreadable::DynamicScript(name)),
         };

@@ -13,6 +13,7 @@
 //! says what would run, and [`super::known`] and [`super::rules`] judge it.
 
 mod command;
+mod reader;
 mod walk;
 mod word;
 

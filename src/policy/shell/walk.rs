@@ -5,6 +5,7 @@
 use tree_sitter::{Node, Parser};
 
 use super::command::Words;
+use super::reader::{changes_what_runs, is_fd, writes_nothing, Fed, Reader};
 use super::word::{resolve, Word};
 use super::{Part, Reading, Unreadable, MAX_DEPTH};
 
@@ -28,7 +29,7 @@ const COMPOUND: &[&str] = &[
 
 /// Reads `src`; `depth` counts the `sh -c` levels around it.
 pub fn read(src: &str, depth: usize) -> Reading {
-    let mut reader = Reader { src, parts: Vec::new() };
+    let mut reader = Reader { src, parts: Vec::new(), again: Vec::new() };
     if depth > MAX_DEPTH {
         reader.unreadable_text(src, Unreadable::TooDeep);
         return Reading { parts: reader.parts };
@@ -51,48 +52,7 @@ pub fn read(src: &str, depth: usize) -> Reading {
     Reading { parts: reader.parts }
 }
 
-/// Whether a statement reads its input from a pipe or a here-document: a shell or an
-/// interpreter fed that way runs a program nobody can see here.
-#[derive(Clone, Copy, PartialEq)]
-pub enum Fed {
-    No,
-    Yes,
-}
-
-pub struct Reader<'s> {
-    pub src: &'s str,
-    pub parts: Vec<Part>,
-}
-
-/// Programs after which a relative path names another file than it did before.
-const CHANGES_FOLDER: &[&str] = &["cd", "pushd", "popd"];
-
-impl<'s> Reader<'s> {
-    pub fn text(&self, node: Node) -> &'s str {
-        node.utf8_text(self.src.as_bytes()).unwrap_or_default()
-    }
-
-    /// A path a part writes: after a `cd` earlier in the command a relative path is
-    /// known only when it runs.
-    pub fn written(&self, path: Word) -> Word {
-        let moved = self.parts.iter().any(|p| match p {
-            Part::Run(run) => run.name().is_some_and(|n| CHANGES_FOLDER.contains(&n)),
-            _ => false,
-        });
-        match path {
-            Word::Literal(p) if moved && !p.starts_with('/') && !p.starts_with('~') => Word::Dynamic(p),
-            other => other,
-        }
-    }
-
-    pub fn unreadable(&mut self, node: Node, why: Unreadable) {
-        self.unreadable_text(self.text(node), why);
-    }
-
-    fn unreadable_text(&mut self, text: &str, why: Unreadable) {
-        self.parts.push(Part::Unreadable { text: text.to_owned(), why });
-    }
-
+impl Reader<'_> {
     /// One statement and everything inside it. `depth` bounds the recursion.
     pub fn statement(&mut self, node: Node, fed: Fed, depth: usize) {
         if depth > MAX_DEPTH {
@@ -189,8 +149,12 @@ impl<'s> Reader<'s> {
         if words.is_empty() {
             return;
         }
-        let words = Words { words, text: self.text(node).to_owned(), fed, depth };
+        let words = Words { words, text: self.text(node).to_owned(), fed };
         words.run(self);
+        // `sh -c 'PROGRAM'`: the program is a command of its own, one level deeper.
+        for program in std::mem::take(&mut self.again) {
+            self.parts.extend(read(&program, depth + 1).parts);
+        }
     }
 
     /// `NAME=value`: a name that changes what runs is unreadable; the value is searched.
@@ -272,27 +236,17 @@ impl<'s> Reader<'s> {
         if depth > MAX_DEPTH {
             return self.unreadable(node, Unreadable::TooDeep);
         }
-        match node.kind() {
-            "command_substitution" | "process_substitution" => {
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
-                    if is_statement(child.kind()) {
-                        self.statement(child, Fed::No, depth + 1);
-                    } else {
-                        self.search(child, depth + 1);
-                    }
-                }
-            }
-            "raw_string" | "string_content" | "heredoc_content" | "word" | "comment" => {}
-            _ => {
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
-                    if is_statement(child.kind()) {
-                        self.statement(child, Fed::No, depth + 1);
-                    } else {
-                        self.search(child, depth + 1);
-                    }
-                }
+        // Text that runs nothing; inside anything else (a substitution's statements
+        // among them), every statement is a part.
+        if matches!(node.kind(), "raw_string" | "string_content" | "heredoc_content" | "word" | "comment") {
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if is_statement(child.kind()) {
+                self.statement(child, Fed::No, depth + 1);
+            } else {
+                self.search(child, depth + 1);
             }
         }
     }
@@ -331,50 +285,4 @@ fn operator(node: Node, src: &str) -> String {
         .map(|c| c.utf8_text(src.as_bytes()).unwrap_or_default().to_owned())
         .unwrap_or_default();
     op
-}
-
-fn is_fd(p: &str) -> bool {
-    p == "-" || (!p.is_empty() && p.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()))
-}
-
-/// Destinations that keep nothing.
-pub fn writes_nothing(path: &Word) -> bool {
-    matches!(path.literal(), Some("/dev/null" | "/dev/stdout" | "/dev/stderr"))
-        || path.literal().is_some_and(|p| p.strip_prefix("/dev/fd/").is_some_and(is_fd))
-}
-
-/// Names whose value changes which program runs, or what it loads: never read as
-/// harmless.
-pub fn changes_what_runs(name: &str) -> bool {
-    const NAMES: &[&str] = &[
-        "PATH",
-        "BASH_ENV",
-        "ENV",
-        "IFS",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "PROMPT_COMMAND",
-        "CDPATH",
-        "GLOBIGNORE",
-        "PAGER",
-        "MANPAGER",
-        "EDITOR",
-        "VISUAL",
-        "BROWSER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "NODE_OPTIONS",
-        "PYTHONPATH",
-        "PYTHONSTARTUP",
-        "PYTHONHOME",
-        "PERL5OPT",
-        "PERL5LIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-    ];
-    const PREFIXES: &[&str] = &["LD_", "DYLD_", "GIT_", "BASH_FUNC_"];
-    NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
