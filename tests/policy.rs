@@ -258,3 +258,34 @@ async fn a_dry_run_says_how_many_past_questions_a_rule_would_have_decided() {
     );
     assert!(!config_dir(&socket).join("rules.toml").exists());
 }
+
+/// Kimi Code's PreToolUse input, as its hooks documentation and its tools give it.
+fn kimi(tool: &str, input: Value) -> Value {
+    json!({
+        "hook_event_name": "PreToolUse", "session_id": "session_abc", "session_title": "Fix the login page",
+        "client_type": "kimi_code_cli", "cwd": "/home/me/shop", "tool_name": tool, "tool_input": input,
+        "tool_call_id": "call_1"
+    })
+}
+
+#[tokio::test]
+async fn kimi_code_gets_the_policys_denies_and_nothing_else() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    // Someone answering on the socket: the hook must not ask them.
+    let mut person = answerer(&socket, json!("agents")).await;
+    rules(&socket, &format!("{RULES}[[deny]]\nedit = \"**/.env\"\nreason = \"secrets stay put\"\n"));
+    let denied = hook(&socket, "kimi", &kimi("Bash", json!({"command": "nohup sudo rm -rf /"}))).await.unwrap();
+    assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny", "{denied}");
+    let reason = denied["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("nothing runs as root here"), "{reason}");
+    let write = kimi("Write", json!({"path": "/home/me/shop/.env", "content": "KEY=1\n", "mode": "overwrite"}));
+    let denied = hook(&socket, "kimi", &write).await.unwrap();
+    assert!(denied.to_string().contains("secrets stay put"), "{denied}");
+    // An allow cannot be said in Kimi Code: nothing, and its own prompt decides.
+    assert_eq!(hook(&socket, "kimi", &kimi("Bash", json!({"command": "cargo test"}))).await, None);
+    // No rule: nothing either, and nobody here is asked.
+    assert_eq!(hook(&socket, "kimi", &kimi("Bash", json!({"command": "npm publish"}))).await, None);
+    let offered = tokio::time::timeout(std::time::Duration::from_millis(300), person.expect("questions/offer")).await;
+    assert!(offered.is_err(), "the person was asked: {offered:?}");
+}

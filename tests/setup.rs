@@ -566,3 +566,24 @@ async fn an_agent_older_than_its_hook_event_gets_neither_it_nor_what_goes_with_i
         assert!(home.read(plugin).contains("export default { id: \"user-questions\", setup, server }"), "{version}");
     }
 }
+
+#[tokio::test]
+async fn kimi_code_gets_one_hooks_table_beside_the_persons_own_and_loses_it_on_removal() {
+    let home = Home::new();
+    let theirs = "# my hooks\n[[hooks]]\nevent = \"Notification\"\ncommand = \"notify-send done\"\n";
+    home.write(".kimi-code/config.toml", theirs);
+    let out = home.setup(&["kimi"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("Kimi Code's hooks can only refuse"), "{}", out.stdout);
+    assert_eq!(
+        home.read(".kimi-code/config.toml"),
+        format!(
+            "{theirs}\n[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"^(Bash|Write|Edit)$\"\ncommand = \"{} hook kimi\"\ntimeout = 30\n",
+            userq_path()
+        )
+    );
+    assert_unchanged(&home.setup(&["kimi"]).await);
+    let out = home.setup(&["kimi", "--remove"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(home.read(".kimi-code/config.toml"), theirs);
+}

@@ -13,6 +13,7 @@ pub mod cursor;
 pub mod droid;
 pub mod gemini;
 pub mod hook;
+pub mod kimi;
 pub mod opencode;
 pub mod qwen;
 pub mod setup;
@@ -82,7 +83,7 @@ pub struct Agent {
 }
 
 impl Agent {
-    pub const ALL: [Agent; 9] = [
+    pub const ALL: [Agent; 10] = [
         claude_code::AGENT,
         codex::AGENT,
         gemini::AGENT,
@@ -92,6 +93,7 @@ impl Agent {
         cursor::AGENT,
         opencode::AGENT,
         antigravity::AGENT,
+        kimi::AGENT,
     ];
 
     pub fn from_command_name(name: &str) -> Option<Self> {
@@ -216,6 +218,9 @@ pub struct HookAsk {
     pub dismissed: Option<Value>,
     /// What the policy judges, for a permission: the hook asks it before the person.
     pub action: Option<crate::policy::Kind>,
+    /// Whether the person is asked when the policy does not decide; not where the
+    /// agent's hook can only block (Kimi Code), whose own prompt asks instead.
+    pub asks_the_person: bool,
     decide: Decide,
 }
 
@@ -226,12 +231,25 @@ impl HookAsk {
 
     /// An ask whose answer is checked, and may be asked again.
     fn checked(questions: Vec<Question>, decide: impl FnOnce(&Answer) -> Next + Send + 'static) -> Self {
-        Self { questions, context: Context::default(), dismissed: None, action: None, decide: Box::new(decide) }
+        Self {
+            questions,
+            context: Context::default(),
+            dismissed: None,
+            action: None,
+            asks_the_person: true,
+            decide: Box::new(decide),
+        }
     }
 
     /// A permission for `call`, which the policy judges first.
     fn judged(mut self, call: &hook::call::Call) -> Self {
         self.action = call.action();
+        self
+    }
+
+    /// A hook that enforces the policy alone: what it leaves, the agent's prompt asks.
+    fn policy_only(mut self) -> Self {
+        self.asks_the_person = false;
         self
     }
 

@@ -223,6 +223,7 @@ setup-done-opencode = OpenCode 的权限请求和提问现在会通过其插件�
 setup-review-only = userq setup：--review-changes 只用于 claude-code（它的 Stop 钩子），不适用于 { $agent }
 setup-done-droid = Factory Droid 原本会问你的命令和编辑现在都会送到 User Questions。
 setup-done-antigravity = Antigravity CLI 的命令和文件改动现在会先送到 User Questions；你没有回答时，它会像以前一样在自己的提示里询问。
+setup-done-kimi = Kimi Code 的命令和文件编辑在运行前会先按你的规则检查：被规则拒绝的命令会连同规则的理由一起被拒绝。Kimi Code 的钩子只能拒绝，所以规则允许的操作以及所有询问，仍由 Kimi Code 自己的提示处理。
 setup-done-gemini =
     Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions；你在那里允许后它们直接运行，
     没有决定时 Gemini CLI 会像以前一样在自己的提示里询问。

@@ -38,6 +38,10 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
             output.inspect(|o| println!("{o}"));
             return ExitCode::SUCCESS;
         }
+        Err(ask) if !ask.asks_the_person => {
+            say_no_decision(agent, "no rule decides it");
+            return ExitCode::SUCCESS;
+        }
         Err(ask) => *ask,
     };
     let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
