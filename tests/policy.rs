@@ -197,6 +197,9 @@ async fn the_rules_command_adds_lists_explains_and_removes() {
     assert!(err.contains("there is no rule deny:1"), "{err}");
     let (code, _, err) = run(&socket, &["rules", "deny", "--read-only"], "").await;
     assert_eq!(code, Some(2), "{err}");
+    let (code, _, err) = run(&socket, &["rules", "allow", "npm", "--agent", "claude"], "").await;
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown agent") && err.contains("claude-code"), "{err}");
 }
 
 #[tokio::test]

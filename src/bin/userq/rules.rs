@@ -94,8 +94,8 @@ pub struct RuleArgs {
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// Only for this agent (`claude-code`, `codex`, …).
-    #[arg(long, value_name = "NAME")]
-    agent: Option<String>,
+    #[arg(long, value_name = "NAME", value_parser = crate::agent_arg)]
+    agent: Option<Agent>,
     /// Only in this agent session.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
@@ -113,8 +113,8 @@ pub struct WhyArgs {
     /// The folder it runs in (a project's rules apply there); this folder when absent.
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
-    #[arg(long, value_name = "NAME")]
-    agent: Option<String>,
+    #[arg(long, value_name = "NAME", value_parser = crate::agent_arg)]
+    agent: Option<Agent>,
     #[arg(long, value_name = "ID")]
     session: Option<String>,
     #[arg(long)]
@@ -191,7 +191,7 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
     };
     let mut entry = Entry {
         reason: args.reason.filter(|r| !r.trim().is_empty()),
-        agent: args.agent,
+        agent: args.agent.map(|a| a.name.to_owned()),
         session: args.session,
         exact: args.exact.then_some(true),
         ..Entry::default()
@@ -407,8 +407,12 @@ fn why(args: WhyArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return crate::fail(1, &e.to_string()),
     };
-    let action =
-        Action { kind: Kind::Command(args.command.clone()), cwd: Some(cwd), agent: args.agent, session: args.session };
+    let action = Action {
+        kind: Kind::Command(args.command.clone()),
+        cwd: Some(cwd),
+        agent: args.agent.map(|a| a.name.to_owned()),
+        session: args.session,
+    };
     let decision = policy.decide(&action);
     if args.json {
         println!("{}", serde_json::to_string(&decision).expect("a decision serialises"));
