@@ -73,16 +73,11 @@ def test_with_no_server_claude_code_goes_on_by_its_own_rules(agent, tmp_path):
     assert [d["tool_name"] for d in denied] == ["Bash"], denied
 
 
-def rules(agent, *args):
-    out = subprocess.run([USERQ, "rules", *args], env=agent.env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-
-
 def test_a_command_the_rules_allow_runs_without_the_person(agent, sock):
     agent.setup("claude-code")
-    rules(agent, "allow", "echo")
-    rules(agent, "allow", "--edit", str(agent.work / "greeting.txt"))
-    rules(agent, "allow", "--read-only")
+    agent.rules("allow", "echo")
+    agent.rules("allow", "--edit", str(agent.work / "greeting.txt"))
+    agent.rules("allow", "--read-only")
     model = Anthropic([WRITE, text("done")])
     # Nobody answers on the socket: an ask would wait until Claude Code gave up.
     argv, env = claude(agent, model, "-p", "greet", "--output-format", "json")
@@ -94,8 +89,8 @@ def test_a_command_the_rules_allow_runs_without_the_person(agent, sock):
 
 def test_a_part_no_rule_allows_reaches_the_person(agent, sock):
     agent.setup("claude-code")
-    rules(agent, "allow", "echo")
-    rules(agent, "allow", "--read-only")
+    agent.rules("allow", "echo")
+    agent.rules("allow", "--read-only")
     joined = tool("Bash", {"command": "echo hi && rm -rf target", "description": "Clean up"})
     (agent.work / "target").mkdir()
     model = Anthropic([joined, text("understood")])
@@ -112,7 +107,7 @@ def test_a_part_no_rule_allows_reaches_the_person(agent, sock):
 
 def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agent, sock):
     agent.setup("claude-code")
-    rules(agent, "deny", "sudo", "--reason", "nothing runs as root here")
+    agent.rules("deny", "sudo", "--reason", "nothing runs as root here")
     wrapped = tool("Bash", {"command": "timeout 5 sudo touch /root-owned", "description": "Touch"})
     model = Anthropic([wrapped, text("understood")])
     argv, env = claude(agent, model, "-p", "touch", "--output-format", "json")
@@ -136,7 +131,7 @@ def test_a_project_rules_file_allows_only_once_trusted(agent, sock):
     assert asked["questions"][0]["question"] == "Run this command?"
     assert not (agent.work / "made.txt").exists()
     # Trusted: it runs, nobody asked.
-    rules(agent, "trust", str(agent.work))
+    agent.rules("trust", str(agent.work))
     model = Anthropic([step, text("ok")])
     argv, env = claude(agent, model, "-p", "make", "--output-format", "json")
     assert agent.run(argv, env).returncode == 0

@@ -51,6 +51,31 @@ def test_a_command_allowed_runs_and_the_model_reads_its_output(agent, sock):
     assert any("hello-from-codex" in json.dumps(o) for o in outputs), outputs
 
 
+def test_a_command_the_rules_allow_runs_without_the_person(agent, sock):
+    agent.setup("codex")
+    agent.rules("allow", "echo")
+    agent.rules("allow", "--read-only")
+    agent.rules("allow", "--edit", str(agent.home / "greeting.txt"))
+    model, target = script(agent, text("done"))
+    # Nobody answers on the socket: only the rules can let it run.
+    argv, env = codex(agent, model)
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert target.read_text() == "hello-from-codex\n"
+
+
+def test_a_command_a_rule_denies_does_not_run_and_the_model_reads_the_rules_reason(agent, sock):
+    agent.setup("codex")
+    agent.rules("deny", "echo", "--reason", "no greetings from codex")
+    model, target = script(agent, text("understood"))
+    argv, env = codex(agent, model)
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert not target.exists()
+    outputs = function_outputs(model.main_requests()[-1])
+    assert any("no greetings from codex" in json.dumps(o) for o in outputs), outputs
+
+
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
     agent.setup("codex")
     model, target = script(agent, text("understood"))

@@ -38,6 +38,31 @@ def test_a_command_allowed_runs_with_no_second_prompt(agent, sock):
     assert any("hello-from-gemini" in json.dumps(r) for r in responses), responses
 
 
+def test_a_command_the_rules_allow_runs_without_the_person(agent, sock):
+    agent.setup("gemini")
+    agent.rules("allow", "echo")
+    agent.rules("allow", "--read-only")
+    agent.rules("allow", "--edit", "greeting.txt")
+    model = Gemini([GREET, text("done")])
+    # Nobody answers on the socket: only the rules can let it run.
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert (agent.work / "greeting.txt").read_text() == "hello-from-gemini\n"
+
+
+def test_a_part_a_rule_denies_refuses_the_command_with_its_reason(agent, sock):
+    agent.setup("gemini")
+    agent.rules("allow", "echo")
+    agent.rules("deny", "cat", "--reason", "no reading back today")
+    model = Gemini([GREET, text("understood")])
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    assert not (agent.work / "greeting.txt").exists()
+    responses = function_responses(model.main_requests()[-1])
+    assert any("no reading back today" in json.dumps(r) for r in responses), (responses, out.stderr[-2000:])
+
+
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
     agent.setup("gemini")
     model = Gemini([GREET, text("understood")])

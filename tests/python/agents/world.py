@@ -36,6 +36,12 @@ class Agent:
         assert out.returncode == 0, out.stderr
         return out.stdout
 
+    def rules(self, *args):
+        """`userq rules ARGS` as the person of this home runs it."""
+        out = subprocess.run([USERQ, "rules", *args], env=self.env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
     def settings(self, rel, change):
         """Changes the agent's JSON settings file `rel` (under the home) with `change`,
         whether or not setup wrote one."""
