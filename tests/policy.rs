@@ -189,7 +189,7 @@ async fn the_rules_command_adds_lists_explains_and_removes() {
     let why = ok(run(&socket, &["rules", "why", "cargo test && rm -rf target"], "").await);
     assert_eq!(
         why,
-        "ask\tcargo test && rm -rf target\n  allow\tcargo test\tallow `cargo test` (your rules, number 1 of allow)\n  ask\trm -rf target\tno rule allows it\n"
+        "ask\tcargo test && rm -rf target\n  allow\tcargo test\tallow `cargo test` (your rules, [[allow]] 1)\n  ask\trm -rf target\tno rule allows it\n"
     );
     ok(run(&socket, &["rules", "rm", "deny:1"], "").await);
     let (code, _, err) = run(&socket, &["rules", "rm", "deny:1"], "").await;

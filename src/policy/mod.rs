@@ -52,16 +52,54 @@ pub enum Kind {
     },
 }
 
+/// A rule as a verdict names it: how it reads and where it is kept.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Source {
+    /// How the rule reads: ``deny `sudo` ``.
+    pub rule: String,
+    /// Whose it is: `yours`, `project:<its file>`, or `import:<agent>`.
+    pub origin: String,
+    /// Its verdict and its place among its file's entries of that verdict
+    /// (`[[deny]]` number 2), as `userq rules rm` names it.
+    pub verdict: Verdict,
+    pub number: usize,
+}
+
+impl Source {
+    fn of(rule: &Rule) -> Self {
+        let origin = match &rule.origin {
+            Origin::Yours => "yours".to_owned(),
+            Origin::Project(file) => format!("project:{}", file.display()),
+            Origin::Import(agent) => format!("import:{agent}"),
+        };
+        Source { rule: rule.describe(), origin, verdict: rule.verdict, number: rule.number }
+    }
+
+    /// Where the rule is kept, in the fixed English a model reads.
+    fn english(&self) -> String {
+        let place = format!("[[{}]] number {}", self.verdict.key(), self.number);
+        match self.origin.split_once(':') {
+            Some(("project", file)) => format!("{file}, {place}"),
+            Some(("import", agent)) => format!("imported from {agent}, {place}"),
+            _ => format!("the person's rules, {place}"),
+        }
+    }
+}
+
 /// What decided one part.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "by", rename_all = "kebab-case")]
 pub enum By {
-    /// A rule: how it reads, where it comes from, and its reason.
-    Rule { rule: String, origin: String, reason: Option<String> },
+    /// A rule, and its reason.
+    Rule {
+        #[serde(flatten)]
+        source: Source,
+        reason: Option<String>,
+    },
     /// The built-in set `read-only`, which a rule allowed.
-    ReadOnly { rule: String, origin: String },
+    ReadOnly(Source),
     /// A rule that may fit: a word known only at run time stands where it has a word.
-    MaybeRule { rule: String, origin: String },
+    MaybeRule(Source),
     /// No rule: the person decides.
     NoRule,
     /// The reader could not read it with certainty.
@@ -97,10 +135,11 @@ impl Decision {
             return "Denied by the User Questions policy.".into();
         };
         match &part.by {
-            By::Rule { rule, origin, reason } => {
+            By::Rule { source, reason } => {
                 let reason = reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+                let (rule, kept) = (&source.rule, source.english());
                 format!(
-                    "Denied by the User Questions policy{reason} (`{}` matches the rule {rule}, {origin}).",
+                    "Denied by the User Questions policy{reason} (`{}` matches the rule {rule}, {kept}).",
                     part.text
                 )
             }
@@ -183,16 +222,8 @@ fn combine(parts: &[Judged]) -> Verdict {
     }
 }
 
-fn origin(rule: &Rule) -> String {
-    match &rule.origin {
-        Origin::Yours => format!("your rules, number {} of {}", rule.number, rule.verdict.key()),
-        Origin::Project(file) => format!("{}, number {} of {}", file.display(), rule.number, rule.verdict.key()),
-        Origin::Import(agent) => format!("imported from {agent}, number {} of {}", rule.number, rule.verdict.key()),
-    }
-}
-
 fn by_rule(rule: &Rule) -> By {
-    By::Rule { rule: rule.describe(), origin: origin(rule), reason: rule.reason.clone() }
+    By::Rule { source: Source::of(rule), reason: rule.reason.clone() }
 }
 
 /// The strongest rule among those that fit, by [`Verdict`]'s order.
@@ -234,7 +265,7 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             }
             if let Some(rule) = maybe {
                 // A deny or an ask that may fit: never an allow.
-                let by = By::MaybeRule { rule: rule.describe(), origin: origin(rule) };
+                let by = By::MaybeRule(Source::of(rule));
                 return judged(part, Verdict::Ask, by);
             }
             if let Some(rule) = sure {
@@ -243,7 +274,7 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             if let Some(rule) = read_only {
                 if known::judge(run) == known::Judgement::ReadOnly {
-                    return judged(part, Verdict::Allow, By::ReadOnly { rule: rule.describe(), origin: origin(rule) });
+                    return judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule)));
                 }
             }
             judged(part, Verdict::Ask, By::NoRule)

@@ -450,6 +450,9 @@ policy-would-have-decided = It would have decided { $count ->
         [one] one past question
        *[other] { $count } past questions
     } in the history that no rule decided.
+policy-kept-yours = your rules, { $place }
+policy-kept-project = { $file }, { $place }
+policy-kept-import = imported from { $agent }, { $place }
 rules-empty-question = userq rules: --question must not be empty
 rules-empty-answer = userq rules: --answer must name an option label
 rules-none = No remembered answers.

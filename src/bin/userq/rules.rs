@@ -12,7 +12,7 @@ use toml_edit::{ArrayOfTables, DocumentMut};
 use user_questions::agents::Agent;
 use user_questions::paths::{self, Access};
 use user_questions::policy::rules::{self, Entry};
-use user_questions::policy::{import, trust, Action, By, Kind, Policy, Verdict};
+use user_questions::policy::{import, trust, Action, By, Kind, Policy, Source, Verdict};
 use user_questions::review::shown;
 
 use crate::history::{remembered, Remembered};
@@ -455,18 +455,33 @@ fn unreadable_message(code: &str) -> &'static str {
 /// What decided a part, in the person's language.
 pub fn by_words(by: &By) -> String {
     match by {
-        By::Rule { rule, origin, reason } => {
+        By::Rule { source, reason } => {
             let reason = reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
-            format!("{}{reason}", tr().tr_args("policy-by-rule", &[("rule", rule.into()), ("origin", origin.into())]))
+            let kept = kept_words(source);
+            let args = [("rule", (&source.rule).into()), ("origin", (&kept).into())];
+            format!("{}{reason}", tr().tr_args("policy-by-rule", &args))
         }
-        By::ReadOnly { origin, .. } => tr().tr_args("policy-by-read-only", &[("origin", origin.into())]),
-        By::MaybeRule { rule, origin } => {
-            tr().tr_args("policy-by-maybe", &[("rule", rule.into()), ("origin", origin.into())])
+        By::ReadOnly(source) => tr().tr_args("policy-by-read-only", &[("origin", (&kept_words(source)).into())]),
+        By::MaybeRule(source) => {
+            let kept = kept_words(source);
+            let args = [("rule", (&source.rule).into()), ("origin", (&kept).into())];
+            tr().tr_args("policy-by-maybe", &args)
         }
         By::NoRule => tr().tr("policy-by-no-rule"),
         By::Unreadable { why, subject } => {
             tr().tr_args(unreadable_message(why), &[("subject", subject.as_deref().unwrap_or_default().into())])
         }
+    }
+}
+
+/// Where a rule is kept, in the person's words: `your rules, [[allow]] 1`.
+fn kept_words(source: &Source) -> String {
+    let place = format!("[[{}]] {}", source.verdict.key(), source.number);
+    let place = (&place).into();
+    match source.origin.split_once(':') {
+        Some(("project", file)) => tr().tr_args("policy-kept-project", &[("file", file.into()), ("place", place)]),
+        Some(("import", agent)) => tr().tr_args("policy-kept-import", &[("agent", agent.into()), ("place", place)]),
+        _ => tr().tr_args("policy-kept-yours", &[("place", place)]),
     }
 }
 
