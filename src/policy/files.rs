@@ -1,0 +1,112 @@
+//! A file a rule is about, as the kernel will find it: made absolute against the
+//! folder the agent works in, and its symbolic links followed, so `src/link/passwd`
+//! with `src/link -> /etc` is `/etc/passwd` and no rule for `src/**` allows it. A deny
+//! or an ask fits the path as written or as found; an allow only as found.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::rules::{self, Rule, Verdict};
+
+pub struct File {
+    /// As written, `.` and `..` taken out by their names.
+    written: PathBuf,
+    /// As the kernel finds it: the longest part that exists, its links followed.
+    found: PathBuf,
+}
+
+impl File {
+    pub fn at(path: &str, cwd: Option<&Path>) -> Self {
+        let joined = joined(path, cwd);
+        Self { written: by_names(&joined), found: found(&joined) }
+    }
+
+    /// Whether `glob` of `rule` covers this file: relative globs start at the rule's
+    /// project, or the action's folder; a folder stands for everything under it.
+    pub fn fits(&self, glob: &str, rule: &Rule, cwd: Option<&Path>) -> bool {
+        let base = rule.scope.project.as_deref().or(cwd);
+        let as_found = found(&joined(glob, base.map(found).as_deref()));
+        if rule.verdict == Verdict::Allow {
+            return matches(&as_found, &self.found);
+        }
+        let as_written = by_names(&joined(glob, base));
+        [&as_written, &as_found].iter().any(|p| matches(p, &self.written) || matches(p, &self.found))
+    }
+}
+
+fn matches(pattern: &Path, file: &Path) -> bool {
+    let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
+    let pattern = pattern.display().to_string();
+    let fits = |p: &str| glob::Pattern::new(p).is_ok_and(|g| g.matches_path_with(file, options));
+    fits(&pattern) || fits(&format!("{}/**", pattern.trim_end_matches('/')))
+}
+
+/// `path` with `~` expanded, against `cwd` unless absolute.
+fn joined(path: &str, cwd: Option<&Path>) -> PathBuf {
+    let expanded = rules::expand_home(path);
+    match cwd {
+        Some(c) if !expanded.starts_with('/') => c.join(&expanded),
+        _ => PathBuf::from(&expanded),
+    }
+}
+
+/// `.` and `..` taken out by their names.
+fn by_names(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The longest leading part of `path` that exists, resolved by the kernel (links
+/// and `..` as it follows them), and the rest by name.
+fn found(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(&existing) {
+            let rest: PathBuf = rest.iter().rev().collect();
+            return by_names(&real.join(rest));
+        }
+        match (existing.file_name().map(ToOwned::to_owned), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => return by_names(path),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::rules::{parse, Origin};
+
+    #[test]
+    fn a_link_out_of_the_allowed_folder_is_not_allowed_and_a_deny_sees_through_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("p");
+        let secret = dir.path().join("secret");
+        std::fs::create_dir_all(project.join("src")).unwrap();
+        std::fs::create_dir_all(&secret).unwrap();
+        std::os::unix::fs::symlink(&secret, project.join("src/link")).unwrap();
+        let toml = format!("[[allow]]\nedit = \"src/**\"\n[[deny]]\nedit = \"{}\"\n", secret.display());
+        let rules = parse(&toml, Path::new("r.toml"), &Origin::Yours).unwrap();
+        let (allow, deny) = (&rules[0], &rules[1]);
+        let cwd = Some(project.as_path());
+        let inside = File::at("src/a.rs", cwd);
+        assert!(inside.fits("src/**", allow, cwd));
+        let through = File::at("src/link/key", cwd);
+        assert!(!through.fits("src/**", allow, cwd), "the link leads out of src");
+        assert!(through.fits(&secret.display().to_string(), deny, cwd), "the deny sees where it leads");
+        let new = File::at("src/new/deeper/x.rs", cwd);
+        assert!(new.fits("src/**", allow, cwd), "a file not made yet is judged by its name");
+    }
+}
