@@ -178,7 +178,8 @@ async fn the_rules_command_adds_lists_explains_and_removes() {
     let list = ok(run(&socket, &["rules", "list"], "").await);
     assert_eq!(
         list,
-        "allow:1\tallow `cargo test`\teverywhere\tyours\ndeny:1\tdeny `git push`\teverywhere\tyours\tpushes go through review\n"
+        "allow:1\tallow `cargo test`\teverywhere\tyours\tnot used yet\n\
+         deny:1\tdeny `git push`\teverywhere\tyours\tnot used yet\tpushes go through review\n"
     );
     let why = ok(run(&socket, &["rules", "why", "--json", "cargo test && git push origin main"], "").await);
     let why: Value = serde_json::from_str(&why).unwrap();
@@ -291,4 +292,45 @@ async fn kimi_code_gets_the_policys_denies_and_nothing_else() {
     assert_eq!(hook(&socket, "kimi", &kimi("Bash", json!({"command": "npm publish"}))).await, None);
     let offered = tokio::time::timeout(std::time::Duration::from_millis(300), person.expect("questions/offer")).await;
     assert!(offered.is_err(), "the person was asked: {offered:?}");
+}
+
+#[tokio::test]
+async fn what_the_policy_decided_is_in_the_history_with_its_rules_and_counted_on_each() {
+    // No server: the hook keeps its decision in a journal of its own, folded in when
+    // the history is next read.
+    let (_d, socket) = temp_socket();
+    rules(&socket, RULES);
+    assert!(hook(&socket, "claude-code", &claude("cargo test --release", "/home/me/shop")).await.is_some());
+    assert!(hook(&socket, "claude-code", &claude("cargo test | head -3", "/home/me/shop")).await.is_some());
+    assert!(hook(&socket, "claude-code", &claude("sudo reboot", "/home/me/shop")).await.is_some());
+    // What went to the person (no server: the agent's prompt) is not the policy's.
+    assert_eq!(hook(&socket, "claude-code", &claude("make deploy", "/home/me/shop")).await, None);
+
+    let (code, out, err) = run(&socket, &["history", "--export", "jsonl"], "").await;
+    assert_eq!(code, Some(0), "{err}");
+    let records: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let who: Vec<&str> = records.iter().map(|r| r["who"].as_str().unwrap()).collect();
+    assert_eq!(
+        who,
+        ["the policy: deny `sudo`", "the policy: allow `cargo test`; allow read-only", "the policy: allow `cargo test`"]
+    );
+    // The deny's answer is what the model read.
+    let denied = records[0]["answer"].as_str().unwrap();
+    assert!(denied.contains("Denied by the User Questions policy: nothing runs as root here"), "{denied}");
+    assert_eq!((records[1]["answer"].as_str(), records[2]["answer"].as_str()), (Some("Allow"), Some("Allow")));
+    assert!(records.iter().all(|r| r["agent"].as_str().unwrap().starts_with("claude-code-abc123-")), "{out}");
+
+    let (code, out, err) = run(&socket, &["rules", "list", "--json"], "").await;
+    assert_eq!(code, Some(0), "{err}");
+    let uses: Vec<(String, i64)> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["rule"].is_string())
+        .map(|r| (r["rule"].as_str().unwrap().to_owned(), r["uses"].as_i64().unwrap()))
+        .collect();
+    let uses: Vec<(&str, i64)> = uses.iter().map(|(r, n)| (r.as_str(), *n)).collect();
+    assert_eq!(uses, [("allow `cargo test`", 2), ("allow read-only", 1), ("deny `sudo`", 1)]);
+    let (_, out, _) = run(&socket, &["rules", "list"], "").await;
+    let line = out.lines().find(|l| l.contains("`cargo test`")).unwrap();
+    assert!(line.contains("used 2 times, last 20"), "{line}");
 }

@@ -4,9 +4,12 @@
 //! stands for itself; the finer kinds are written by whoever decided: a remembered
 //! rule (`rule:3`), the person's deadline (`deadline`), another machine of the
 //! relay's circle (`machine:beta`), the agent's own prompt once its hook let go
-//! (`agent-prompt`).
+//! (`agent-prompt`), the policy's rules that decided before anyone was asked
+//! (`policy:[…]`, see [`PolicyRule`]).
 
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use user_questions_i18n::Text;
 
@@ -33,8 +36,26 @@ pub enum Decider {
     /// approvers, among them the desk's own person (`@user:server/desk`, or `desk`
     /// when they are not named on Matrix).
     Matrix(Vec<String>),
+    /// The policy's rules, before anyone was asked: a deny's rule, or the rules that
+    /// allowed each part of what the agent wanted.
+    Policy(Vec<PolicyRule>),
     /// Any other answerer, by the name it registered (a script, a tool).
     Answerer(String),
+}
+
+/// A rule of the policy as the history keeps who decided: how it reads, whose it is
+/// (`yours`, `project:<file>`, `import:<agent>`), and the key its uses are counted by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyRule {
+    pub rule: String,
+    pub origin: String,
+    pub key: String,
+}
+
+impl From<&crate::policy::Source> for PolicyRule {
+    fn from(s: &crate::policy::Source) -> Self {
+        Self { rule: s.rule.clone(), origin: s.origin.clone(), key: s.key.clone() }
+    }
 }
 
 /// The names the window registers under (the app's, and the window crate's own).
@@ -60,6 +81,9 @@ impl Decider {
     pub fn parse(stored: &str) -> Self {
         if let Some(id) = stored.strip_prefix("rule:").and_then(|n| n.parse().ok()) {
             return Self::Rule(id);
+        }
+        if let Some(rules) = stored.strip_prefix("policy:").and_then(|r| serde_json::from_str(r).ok()) {
+            return Self::Policy(rules);
         }
         if let Some(people) = stored.strip_prefix("matrix:") {
             return Self::Matrix(people.split(',').map(str::to_owned).collect());
@@ -93,6 +117,10 @@ impl Decider {
                 let desk = text.tr("decider-desk");
                 let users = people_named(people, &desk);
                 text.tr_args("decider-matrix", &[("people", (&users.join(", ")).into())])
+            }
+            Self::Policy(rules) => {
+                let rules: Vec<&str> = rules.iter().map(|r| r.rule.as_str()).collect();
+                text.tr_args("decider-policy", &[("rules", (&rules.join("; ")).into())])
             }
             Self::Answerer(name) => text.tr_args("decider-answerer", &[("name", name.into())]),
         }
@@ -131,6 +159,7 @@ impl fmt::Display for Decider {
             Self::Deadline => write!(f, "deadline"),
             Self::AgentPrompt => f.write_str(AGENT_PROMPT),
             Self::Matrix(people) => write!(f, "matrix:{}", people.join(",")),
+            Self::Policy(rules) => write!(f, "policy:{}", serde_json::to_string(rules).map_err(|_| fmt::Error)?),
             Self::Answerer(name) => f.write_str(name),
         }
     }
@@ -162,6 +191,14 @@ mod tests {
                 "你（在桌面）, @alice:hs（Matrix）",
             ),
             (Decider::Answerer("ci-bot".into()), "ci-bot", "ci-bot"),
+            (
+                Decider::Policy(vec![
+                    PolicyRule { rule: "allow `cargo test`".into(), origin: "yours".into(), key: "k1".into() },
+                    PolicyRule { rule: "allow read-only".into(), origin: "import:codex".into(), key: "k2".into() },
+                ]),
+                "the policy: allow `cargo test`; allow read-only",
+                "策略：allow `cargo test`; allow read-only",
+            ),
         ] {
             assert_eq!(Decider::parse(&d.to_string()), d);
             assert_eq!((d.words(&en).as_str(), d.words(&zh).as_str()), (words, zh_words));

@@ -38,10 +38,20 @@ pub fn open_for_writing(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
 /// Opens the history to read it, with what the journals hold folded in first (when
 /// the file can be written), never creating it or changing its schema.
 pub fn open_for_reading(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+    if !path.exists() && kept(path) {
+        // Only journals so far (hooks decided by the policy, with no server since).
+        drop(open_for_writing(path)?);
+    }
     if let Some(conn) = store::open_to_fold(path) {
         fold_journals(&conn, path);
     }
     store::open_read_only(path)
+}
+
+/// Whether there is any history at `path`: the file, or journals not yet folded into it.
+pub fn kept(path: &Path) -> bool {
+    let journals = || std::fs::read_dir(journal::dir_of(path)).ok();
+    path.exists() || journals().is_some_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension() == Some("jsonl".as_ref()))))
 }
 
 /// Folds what the journals beside `path` hold and the file lacks (see [`journal`]); a
@@ -102,6 +112,26 @@ pub fn default_dir() -> Option<PathBuf> {
         );
     }
     dir
+}
+
+/// Keeps one ask decided in a process that runs no server (a hook, by the policy's
+/// rules): a journal of its own beside the history in `dir`, written before this
+/// returns and folded in by whoever folds next, like a server's.
+pub fn record_one(
+    dir: &Path,
+    request: &crate::model::Request,
+    answer: &crate::model::Answer,
+    by: &decider::Decider,
+) -> std::io::Result<()> {
+    let journal = journal::Journal::create(&journal::dir_of(&dir.join(FILE)))?;
+    let now = SystemTime::now();
+    let (request, outcome, by) = (request.to_json(), Ok(answer.clone()), by.to_string());
+    let ask = journal::AskRef { asked_at: store::nanos(now), seq: 0, request: &request };
+    journal.record(&journal::EntryRef::Whole { ask, end: journal::EndRef::new(now, &outcome, Some(&by)) });
+    match journal.pause().now() {
+        Some(fault) => Err(std::io::Error::other(fault.error)),
+        None => Ok(()),
+    }
 }
 
 /// The history in `dir` (none for `None`), with the retention of the environment.

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Each migration takes the schema from the version before it to its own number.
-const MIGRATIONS: [&str; 5] = [
+const MIGRATIONS: [&str; 6] = [
     // 1: the asks.
     "CREATE TABLE asks (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -64,6 +64,13 @@ const MIGRATIONS: [&str; 5] = [
         annotations TEXT NOT NULL
     );
     CREATE INDEX annotations_made ON annotations(made_at);",
+    // 6: how often each of the policy's rules decided, and when last, by the rule's
+    // key (see crate::policy::Rule::key): the rules are kept in TOML, their uses here.
+    "CREATE TABLE policy_uses (
+        rule TEXT PRIMARY KEY,
+        uses INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// The schema version this build writes.
@@ -386,6 +393,27 @@ pub fn stamped_rules_version(stamp: &std::fs::File) -> Option<i64> {
 pub fn rule_used(conn: &Connection, id: i64, at: SystemTime) -> rusqlite::Result<()> {
     conn.execute("UPDATE rules SET uses = uses + 1, last_used_at = ? WHERE id = ?", params![nanos(at), id])?;
     Ok(())
+}
+
+/// Counts a decision of the policy's rules, by their keys.
+pub fn policy_used(conn: &Connection, keys: &[&str], at: i64) -> rusqlite::Result<()> {
+    let mut bump = conn.prepare_cached(
+        "INSERT INTO policy_uses (rule, uses, last_used_at) VALUES (?1, 1, ?2)
+         ON CONFLICT(rule) DO UPDATE SET uses = uses + 1, last_used_at = max(last_used_at, ?2)",
+    )?;
+    for key in keys {
+        bump.execute(params![key, at])?;
+    }
+    Ok(())
+}
+
+/// How often the policy's rule with `key` decided, and when last (RFC 3339); none
+/// when never.
+pub fn policy_uses(conn: &Connection, key: &str) -> rusqlite::Result<Option<(i64, String)>> {
+    use rusqlite::OptionalExtension;
+    conn.prepare_cached("SELECT uses, last_used_at FROM policy_uses WHERE rule = ?")?
+        .query_row([key], |r| Ok((r.get(0)?, rfc3339(r.get(1)?))))
+        .optional()
 }
 
 /// Bumped whenever a rule is added or removed, by any process.

@@ -64,16 +64,16 @@ pub struct Source {
     /// (`[[deny]]` number 2), as `userq rules rm` names it.
     pub verdict: Verdict,
     pub number: usize,
+    /// What the history counts the rule's uses by: its origin, verdict and entry,
+    /// so an edited rule starts a count of its own.
+    #[serde(skip)]
+    pub key: String,
 }
 
 impl Source {
     fn of(rule: &Rule) -> Self {
-        let origin = match &rule.origin {
-            Origin::Yours => "yours".to_owned(),
-            Origin::Project(file) => format!("project:{}", file.display()),
-            Origin::Import(agent) => format!("import:{agent}"),
-        };
-        Source { rule: rule.describe(), origin, verdict: rule.verdict, number: rule.number }
+        let origin = rule.origin.to_string();
+        Source { rule: rule.describe(), origin, verdict: rule.verdict, number: rule.number, key: rule.key() }
     }
 
     /// Where the rule is kept, in the fixed English a model reads.
@@ -129,6 +129,29 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The rules that gave an allow or a deny: a deny's rule, or the rules that
+    /// allowed each part (each once); none for an ask.
+    pub fn deciding(&self) -> Vec<&Source> {
+        let mut sources: Vec<&Source> = Vec::new();
+        let wanted = |p: &&Judged| p.decision == self.decision;
+        for part in self.parts.iter().filter(wanted) {
+            let source = match &part.by {
+                By::Rule { source, .. } | By::ReadOnly(source) => source,
+                _ => continue,
+            };
+            if !sources.iter().any(|s| s.key == source.key) {
+                sources.push(source);
+            }
+            if self.decision == Verdict::Deny {
+                break;
+            }
+        }
+        if self.decision == Verdict::Ask {
+            sources.clear();
+        }
+        sources
+    }
+
     /// The sentence an agent's model reads after a deny: the part, the rule and its
     /// reason.
     pub fn deny_message(&self) -> String {

@@ -81,6 +81,17 @@ pub enum Origin {
     Import(String),
 }
 
+/// As a verdict names it: `yours`, `project:<its file>`, or `import:<agent>`.
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Yours => write!(f, "yours"),
+            Origin::Project(file) => write!(f, "project:{}", file.display()),
+            Origin::Import(agent) => write!(f, "import:{agent}"),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
     pub verdict: Verdict,
@@ -263,6 +274,13 @@ impl Rule {
             What::Mcp(t) => format!("mcp {t}"),
         };
         format!("{} {what}", self.verdict.key())
+    }
+
+    /// The rule as the history counts its uses: where it is kept, its verdict and its
+    /// entry.
+    pub fn key(&self) -> String {
+        let entry = serde_json::to_string(&self.entry()).unwrap_or_default();
+        format!("{} {} {entry}", self.origin, self.verdict.key())
     }
 
     /// The rule's entry, as a rules file holds it.

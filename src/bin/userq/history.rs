@@ -116,7 +116,7 @@ pub fn run(args: HistoryArgs) -> ExitCode {
             Err(e) => failed(&path, &e),
         };
     }
-    if !path.exists() {
+    if !history::kept(&path) {
         if !args.json && args.format.is_none() && args.export.is_none() {
             println!("{}", tr().tr("history-empty"));
         } else if let Some(Export::Csv) = args.export {

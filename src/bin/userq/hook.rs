@@ -19,7 +19,9 @@ use user_questions::agents::hook::permission;
 use user_questions::agents::{Agent, HookAsk, Next};
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::channel::client::ClientError;
-use user_questions::policy::Policy;
+use user_questions::history::{self, decider::Decider, decider::PolicyRule};
+use user_questions::model::{AgentInfo, Answer, Request};
+use user_questions::policy::{Decision, Policy};
 use user_questions::ErrorCode;
 
 pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
@@ -44,8 +46,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         }
         Err(ask) => *ask,
     };
-    let session = ask.context.session.clone().unwrap_or_else(|| "no-session".into());
-    let id = format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff);
+    let id = agent_id(agent, &ask);
     let asker = Asker::new(socket, agent.display_name, Some(AgentSpec { id, delegation_depth: 0 }))
         .with_context(ask.context.clone());
     if let Err(e) = asker.connect().await {
@@ -96,11 +97,36 @@ fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json
             return Err(Box::new(ask));
         }
     };
-    let Some(answer) = permission::answer_for(&policy.decide(&action)) else { return Err(Box::new(ask)) };
+    let decision = policy.decide(&action);
+    let Some(answer) = permission::answer_for(&decision) else { return Err(Box::new(ask)) };
+    let request = Request {
+        questions: ask.questions.clone(),
+        agent: Some(AgentInfo { id: agent_id(agent, &ask), delegation_depth: 0, client: Some(agent.display_name.into()) }),
+        context: Some(ask.context.clone()),
+    };
     match ask.decide(&answer) {
-        Next::Done(output) => Ok(output),
+        Next::Done(output) => {
+            keep_in_history(name, &request, &answer, &decision);
+            Ok(output)
+        }
         Next::Again(again) => Err(Box::new(again)),
     }
+}
+
+/// The policy's decision in the history, with the rules that gave it: a history that
+/// cannot be written is said on stderr and changes nothing.
+fn keep_in_history(name: &str, request: &Request, answer: &Answer, decision: &Decision) {
+    let Some(dir) = history::default_dir() else { return };
+    let by = Decider::Policy(decision.deciding().into_iter().map(PolicyRule::from).collect());
+    if let Err(e) = history::record_one(&dir, request, answer, &by) {
+        eprintln!("{name}: the history cannot keep this decision: {e}");
+    }
+}
+
+/// The agent this hook asks as: one of its own, so parallel hooks never collide.
+fn agent_id(agent: Agent, ask: &HookAsk) -> String {
+    let session = ask.context.session.as_deref().unwrap_or("no-session");
+    format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff)
 }
 
 /// Input that is not the agent's: no decision, said on stderr, and exit 1; an agent

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use toml_edit::{ArrayOfTables, DocumentMut};
 use user_questions::agents::Agent;
+use user_questions::history::store;
 use user_questions::paths::{self, Access};
 use user_questions::policy::rules::{self, Entry};
 use user_questions::policy::{import, trust, Action, By, Kind, Policy, Source, Verdict};
@@ -234,7 +235,7 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
 /// force did not decide and `rule` would have; `None` when there is no history.
 fn past_decided(rule: rules::Rule) -> Option<usize> {
     let file = paths::data_dir()?.join(user_questions::history::FILE);
-    if !file.exists() {
+    if !user_questions::history::kept(&file) {
         return None;
     }
     let conn = user_questions::history::open_for_writing(&file).ok()?;
@@ -491,7 +492,13 @@ fn list(json: bool) -> ExitCode {
         Ok(p) => p,
         Err(e) => return crate::fail(1, &e.to_string()),
     };
+    let history = paths::data_dir()
+        .map(|d| d.join(user_questions::history::FILE))
+        .filter(|f| user_questions::history::kept(f))
+        .and_then(|f| user_questions::history::open_for_reading(&f).ok());
     for rule in &policy.rules {
+        let used = history.as_ref().and_then(|h| store::policy_uses(h, &rule.key()).ok().flatten());
+        let (uses, last) = used.map_or((0, None), |(n, at)| (n, Some(at)));
         let origin = match &rule.origin {
             user_questions::policy::Origin::Yours => tr().tr("policy-origin-yours"),
             user_questions::policy::Origin::Project(f) => f.display().to_string(),
@@ -510,12 +517,19 @@ fn list(json: bool) -> ExitCode {
         if json {
             let line = serde_json::json!({
                 "id": id, "rule": rule.describe(), "verdict": rule.verdict, "entry": rule.entry(),
-                "scope": scope, "origin": origin, "reason": rule.reason,
+                "scope": scope, "origin": origin, "reason": rule.reason, "uses": uses, "lastUsedAt": last,
             });
             println!("{line}");
         } else {
             let reason = rule.reason.as_deref().map(|r| format!("\t{r}")).unwrap_or_default();
-            println!("{id}\t{}\t{scope}\t{origin}{reason}", rule.describe());
+            let used = match &last {
+                Some(at) => {
+                    let count = tr().tr_args("rules-uses", &[("count", (uses as u64).into())]);
+                    tr().tr_args("policy-last-used", &[("uses", (&count).into()), ("when", at.into())])
+                }
+                None => tr().tr("policy-unused"),
+            };
+            println!("{id}\t{}\t{scope}\t{origin}\t{used}{reason}", rule.describe());
         }
     }
     if let Some((file, _)) = &policy.untrusted {

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::super::decider::Decider;
 use super::super::store;
 use super::entry::{AskRow, EndRow, Entry, OutcomeWords, QuestionWords, RequestParts};
 
@@ -175,6 +176,7 @@ fn apply(conn: &Connection, journal: &str, entry: Entry) -> rusqlite::Result<()>
     match entry {
         Entry::Whole { ask, end } => {
             insert(conn, &ask, Some(&end))?;
+            count_policy(conn, &end)?;
         }
         Entry::Begin { n, ask } => {
             let row = insert(conn, &ask, None)?;
@@ -193,9 +195,19 @@ fn apply(conn: &Connection, journal: &str, entry: Entry) -> rusqlite::Result<()>
                 )?
                 .execute(params![end.ended_at, end.outcome.get(), end.by, answer_words(&end), row])?;
                 conn.prepare_cached("DELETE FROM open_asks WHERE key = ?")?.execute([&key])?;
+                count_policy(conn, &end)?;
             }
         }
         Entry::RuleUsed { id, at } => store::rule_used(conn, id, store::time_of(at))?,
+    }
+    Ok(())
+}
+
+/// An ending the policy's rules gave counts as a use of each.
+fn count_policy(conn: &Connection, end: &EndRow) -> rusqlite::Result<()> {
+    if let Some(Decider::Policy(rules)) = end.by.as_deref().map(Decider::parse) {
+        let keys: Vec<&str> = rules.iter().map(|r| r.key.as_str()).collect();
+        store::policy_used(conn, &keys, end.ended_at)?;
     }
     Ok(())
 }
