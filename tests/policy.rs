@@ -223,7 +223,7 @@ async fn claude_codes_own_rules_are_shown_then_imported_on_confirmation() {
     assert_eq!(
         shown.stdout,
         "would add: allow `npm run test`\nwould add: deny `git push`\n\
-         left out: Glob(*) (a tool the policy has no kind for)\n\
+         left out: Glob(*) (a tool the policy has no kind of action for)\n\
          Nothing saved: run again with --yes to add these rules.\n"
     );
     assert!(!config_dir(&socket).join("rules.toml").exists(), "nothing saved without --yes");
@@ -312,7 +312,11 @@ async fn what_the_policy_decided_is_in_the_history_with_its_rules_and_counted_on
     let who: Vec<&str> = records.iter().map(|r| r["who"].as_str().unwrap()).collect();
     assert_eq!(
         who,
-        ["the policy: deny `sudo`", "the policy: allow `cargo test`; allow read-only", "the policy: allow `cargo test`"]
+        [
+            "the policy: deny `sudo`",
+            "the policy: allow `cargo test`; allow read-only",
+            "the policy: allow `cargo test`"
+        ]
     );
     // The deny's answer is what the model read.
     let denied = records[0]["answer"].as_str().unwrap();
@@ -333,4 +337,74 @@ async fn what_the_policy_decided_is_in_the_history_with_its_rules_and_counted_on
     let (_, out, _) = run(&socket, &["rules", "list"], "").await;
     let line = out.lines().find(|l| l.contains("`cargo test`")).unwrap();
     assert!(line.contains("used 2 times, last 20"), "{line}");
+}
+
+#[tokio::test]
+async fn codex_gemini_and_opencode_rules_are_imported_then_decide_every_hook() {
+    let (d, socket) = temp_socket();
+    let home = d.path().join("home");
+    let project = d.path().join("api");
+    let files = [
+        (home.join(".codex/rules/default.rules"), "prefix_rule(pattern=[\"cargo\", \"test\"], decision=\"allow\")\n\
+          prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\", justification=\"pushes go through review\")\n"),
+        (home.join(".gemini/policies/auto-saved.toml"),
+         "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"npm test\"\ndecision = \"allow\"\npriority = 950\n\
+          [[rule]]\ntoolName = \"run_shell_command\"\ncommandRegex = \"rm .*\"\ndecision = \"deny\"\n"),
+        (project.join("opencode.jsonc"), "{\"permission\": {\"bash\": {\"*\": \"ask\", \"make lint\": \"allow\"}}} // OpenCode's own"),
+    ];
+    for (file, text) in &files {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let import = |args: &[&str], lang: &str| {
+        let mut c = userq(&socket);
+        c.env("HOME", &home).env("USERQ_LANG", lang).args(["rules", "import"]).args(args);
+        async move { finish(c.spawn().unwrap()).await }
+    };
+    let codex = import(&["codex", "--yes"], "en").await;
+    assert_eq!(
+        codex.stdout, "would add: allow `cargo test`\nwould add: deny `git push`\nAdded 2 rules to your rules.\n",
+        "{}",
+        codex.stderr
+    );
+    let gemini = import(&["gemini"], "zh-CN").await;
+    assert!(gemini.stdout.contains("allow `npm test`"), "{}", gemini.stdout);
+    assert!(
+        gemini.stdout.contains("（正则表达式，策略不读取）"),
+        "the left-out reason in the person's language: {}",
+        gemini.stdout
+    );
+    assert!(import(&["gemini", "--yes"], "en").await.stdout.ends_with("Added one rule to your rules.\n"));
+    let opencode = import(&["opencode", "--project", project.to_str().unwrap(), "--yes"], "en").await;
+    assert!(
+        opencode.stdout.contains(
+            "left out: \"bash\": {\"*\": \"ask\"} (the agent's default for what no rule matches; here you decide that)"
+        ),
+        "{}",
+        opencode.stdout
+    );
+    assert!(opencode.stdout.ends_with("Added one rule to your rules.\n"), "{}", opencode.stdout);
+
+    // Each agent's hook decides from what was imported.
+    let cwd = project.to_str().unwrap();
+    assert_eq!(
+        hook(&socket, "claude-code", &claude("cargo test --release", cwd)).await,
+        claude_says(json!({"behavior": "allow"}))
+    );
+    assert_eq!(hook(&socket, "claude-code", &claude("npm test", cwd)).await, claude_says(json!({"behavior": "allow"})));
+    assert_eq!(
+        hook(&socket, "claude-code", &claude("make lint", cwd)).await,
+        claude_says(json!({"behavior": "allow"}))
+    );
+    // The project's rule holds in that project only.
+    assert_eq!(hook(&socket, "claude-code", &claude("make lint", "/elsewhere")).await, None);
+    let denied = hook(&socket, "claude-code", &claude("git push", cwd)).await.unwrap();
+    let message = denied["hookSpecificOutput"]["decision"]["message"].as_str().unwrap();
+    assert!(message.contains("pushes go through review") && message.contains("imported from codex"), "{message}");
+
+    // A file that is not the agent's rules is named, and nothing is added.
+    std::fs::write(home.join(".codex/rules/broken.rules"), "prefix_rule(pattern=[\"ls\"\n").unwrap();
+    let broken = import(&["codex", "--yes"], "en").await;
+    assert_eq!(broken.code, Some(1));
+    assert!(broken.stderr.contains("broken.rules: line 2: expected `]`"), "{}", broken.stderr);
 }

@@ -51,7 +51,8 @@ pub fn open_for_reading(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
 /// Whether there is any history at `path`: the file, or journals not yet folded into it.
 pub fn kept(path: &Path) -> bool {
     let journals = || std::fs::read_dir(journal::dir_of(path)).ok();
-    path.exists() || journals().is_some_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension() == Some("jsonl".as_ref()))))
+    path.exists()
+        || journals().is_some_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension() == Some("jsonl".as_ref()))))
 }
 
 /// Folds what the journals beside `path` hold and the file lacks (see [`journal`]); a

@@ -101,7 +101,11 @@ fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json
     let Some(answer) = permission::answer_for(&decision) else { return Err(Box::new(ask)) };
     let request = Request {
         questions: ask.questions.clone(),
-        agent: Some(AgentInfo { id: agent_id(agent, &ask), delegation_depth: 0, client: Some(agent.display_name.into()) }),
+        agent: Some(AgentInfo {
+            id: agent_id(agent, &ask),
+            delegation_depth: 0,
+            client: Some(agent.display_name.into()),
+        }),
         context: Some(ask.context.clone()),
     };
     match ask.decide(&answer) {

@@ -37,10 +37,11 @@ pub enum RulesCommand {
     /// What the policy decides about a command, and for each part what decided it.
     Why(WhyArgs),
     /// Read an agent's own allow and deny lists, show the rules they make, and add
-    /// them with --yes (claude-code: ~/.claude/settings.json, or with --project the
-    /// project's .claude/settings.json and settings.local.json).
+    /// them with --yes: claude-code (~/.claude/settings.json), codex
+    /// (~/.codex/rules/*.rules), gemini (~/.gemini/policies/*.toml and settings.json),
+    /// opencode (~/.config/opencode/opencode.json); with --project, that project's.
     Import {
-        #[arg(value_parser = ["claude-code"])]
+        #[arg(value_parser = import::FROM)]
         agent: String,
         #[arg(long, value_name = "DIR")]
         project: Option<PathBuf>,
@@ -129,7 +130,7 @@ pub fn run(command: RulesCommand) -> ExitCode {
         RulesCommand::Deny(args) => add(Verdict::Deny, args),
         RulesCommand::Trust { dir } => trust_project(dir),
         RulesCommand::Why(args) => why(args),
-        RulesCommand::Import { agent: _, project, yes } => import_claude_code(project, yes),
+        RulesCommand::Import { agent, project, yes } => import_from(&agent, project, yes),
         RulesCommand::Add { question, answer, client } => remembered(Remembered::Add { question, answer, client }),
         RulesCommand::List { json } => list(json),
         RulesCommand::Rm { id } => match id.parse::<i64>() {
@@ -289,30 +290,24 @@ fn append(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, Exi
     Ok(numbers)
 }
 
-/// Claude Code's permission rules, shown, and added with `--yes`.
-fn import_claude_code(project: Option<PathBuf>, yes: bool) -> ExitCode {
+/// An agent's own rules, shown, and added with `--yes`.
+fn import_from(agent: &str, project: Option<PathBuf>, yes: bool) -> ExitCode {
     let config = match config() {
         Ok(c) => c,
         Err(code) => return code,
     };
     let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
     let project = project.map(|d| if d.is_absolute() { d } else { here().join(d) });
-    let files: Vec<PathBuf> = match &project {
-        Some(dir) => vec![dir.join(".claude/settings.json"), dir.join(".claude/settings.local.json")],
-        None => vec![home.join(".claude/settings.json")],
+    let imported = match import::all(agent, &home, project.as_deref()) {
+        Ok(imported) => imported,
+        Err(e) => {
+            let file = e.file.display().to_string();
+            return crate::fail(
+                1,
+                &tr().tr_args("policy-import-unreadable", &[("file", (&file).into()), ("why", (&e.why).into())]),
+            );
+        }
     };
-    let mut imported = import::Imported::default();
-    for file in &files {
-        let Ok(text) = std::fs::read_to_string(file) else { continue };
-        let settings: serde_json::Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
-            Err(e) => return crate::fail(1, &format!("{}: {e}", file.display())),
-        };
-        let shown = project.as_ref().map(|p| p.display().to_string());
-        let one = import::claude_code(&settings, shown.as_deref());
-        imported.rules.extend(one.rules);
-        imported.left_out.extend(one.left_out);
-    }
     for (verdict, entry) in &imported.rules {
         match entry.clone().rule(*verdict, &user_questions::policy::Origin::Yours, 0) {
             Ok(rule) => println!("{}", tr().tr_args("policy-import-rule", &[("rule", (&rule.describe()).into())])),
@@ -320,7 +315,8 @@ fn import_claude_code(project: Option<PathBuf>, yes: bool) -> ExitCode {
         }
     }
     for (rule, why) in &imported.left_out {
-        println!("{}", tr().tr_args("policy-import-left-out", &[("rule", rule.into()), ("why", (*why).into())]));
+        let why = tr().tr(why.message());
+        println!("{}", tr().tr_args("policy-import-left-out", &[("rule", rule.into()), ("why", (&why).into())]));
     }
     if imported.rules.is_empty() {
         println!("{}", tr().tr("policy-import-none"));
