@@ -408,3 +408,49 @@ async fn codex_gemini_and_opencode_rules_are_imported_then_decide_every_hook() {
     assert_eq!(broken.code, Some(1));
     assert!(broken.stderr.contains("broken.rules: line 2: expected `]`"), "{}", broken.stderr);
 }
+
+/// Kiro CLI's preToolUse input, as its hooks documentation and its tools reference give it.
+fn kiro(tool: &str, input: Value) -> Value {
+    json!({"hook_event_name": "preToolUse", "cwd": "/home/me/shop", "session_id": "k1", "tool_name": tool, "tool_input": input})
+}
+
+#[tokio::test]
+async fn kiro_cli_gets_the_policys_denies_as_exit_code_2_and_nothing_else() {
+    let (_d, socket) = temp_socket();
+    rules(&socket, &format!("{RULES}[[deny]]\nedit = \"/etc/**\"\nreason = \"the system is not ours\"\n"));
+    let hook = |input: Value| {
+        let socket = socket.clone();
+        async move { run(&socket, &["hook", "kiro"], &input.to_string()).await }
+    };
+    // A deny: exit code 2, the reason on stderr, which Kiro CLI hands the model.
+    for input in [
+        kiro("execute_bash", json!({"command": "sudo rm -rf /", "summary": "Clean up"})),
+        kiro("shell", json!({"command": "nice sudo reboot"})),
+    ] {
+        let (code, stdout, stderr) = hook(input).await;
+        assert_eq!((code, stdout.as_str()), (Some(2), ""));
+        assert!(stderr.contains("nothing runs as root here") && stderr.contains("deny `sudo`"), "{stderr}");
+    }
+    let write = kiro("fs_write", json!({"command": "create", "path": "/etc/hosts", "file_text": "x"}));
+    let (code, _, stderr) = hook(write).await;
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("the system is not ours"), "{stderr}");
+    let edit = kiro("write", json!({"command": "str_replace", "path": "/etc/hosts", "old_str": "a", "new_str": "b"}));
+    assert_eq!(hook(edit).await.0, Some(2));
+    // In a folder given to the tool, the rules still read what runs there.
+    let there = kiro("execute_bash", json!({"command": "sudo ls", "working_dir": "~/it's here"}));
+    assert_eq!(hook(there).await.0, Some(2));
+    // An allow, and what the person would decide, are Kiro CLI's own prompt's: exit 0, silent.
+    for input in [
+        kiro("execute_bash", json!({"command": "cargo test"})),
+        kiro("execute_bash", json!({"command": "make deploy"})),
+        kiro("fs_write", json!({"command": "append", "path": "/home/me/shop/log", "new_str": "x"})),
+        kiro("fs_read", json!({"operations": [{"mode": "Line", "path": "/etc/passwd"}]})),
+        json!({"hook_event_name": "agentSpawn", "cwd": "/home/me/shop"}),
+    ] {
+        assert_eq!(hook(input.clone()).await, (Some(0), String::new(), String::new()), "{input}");
+    }
+    // Input that is not Kiro CLI's: no decision, and never exit code 2.
+    let (code, _, stderr) = run(&socket, &["hook", "kiro"], "not json").await;
+    assert_eq!(code, Some(1), "{stderr}");
+}

@@ -587,3 +587,27 @@ async fn kimi_code_gets_one_hooks_table_beside_the_persons_own_and_loses_it_on_r
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(home.read(".kimi-code/config.toml"), theirs);
 }
+
+#[tokio::test]
+async fn kiro_cli_gets_an_agent_of_its_own_with_the_hook_and_loses_it_on_removal() {
+    let home = Home::new();
+    let file = ".kiro/agents/user-questions.json";
+    let out = home.setup(&["kiro"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("kiro-cli settings chat.defaultAgent user-questions"), "{}", out.stdout);
+    let agent: Value = serde_json::from_str(&home.read(file)).unwrap();
+    let command = format!("{} hook kiro", userq_path());
+    assert_eq!(agent["name"], "user-questions");
+    assert_eq!(agent["tools"], json!(["*"]), "every tool, as Kiro CLI's own default agent");
+    assert_eq!(
+        agent["hooks"],
+        json!({"preToolUse": [
+            {"matcher": "execute_bash", "command": command, "timeout_ms": 30000},
+            {"matcher": "fs_write", "command": command, "timeout_ms": 30000},
+        ]})
+    );
+    assert_unchanged(&home.setup(&["kiro"]).await);
+    let out = home.setup(&["kiro", "--remove"]).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!home.path(file).exists());
+}

@@ -14,6 +14,7 @@ pub mod droid;
 pub mod gemini;
 pub mod hook;
 pub mod kimi;
+pub mod kiro;
 pub mod opencode;
 pub mod qwen;
 pub mod setup;
@@ -51,11 +52,26 @@ pub trait Integration: Sync {
     fn fails_closed(&self) -> bool {
         false
     }
+    /// How the hook hands its decision to the agent: printed on stdout, unless the
+    /// agent reads it another way (Kiro CLI: a deny is exit code 2).
+    fn delivery(&self, output: Value) -> Delivery {
+        Delivery::Stdout(output)
+    }
     /// Reads the hook's stdin: Claude Code's shape (`hook_event_name`, `tool_name`,
     /// `tool_input`, `cwd`, `session_id`) unless the agent says otherwise.
     fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
         HookInput::parse(input)
     }
+}
+
+/// How a hook's decision reaches its agent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delivery {
+    /// The agent's JSON on stdout, and exit code 0.
+    Stdout(Value),
+    /// Exit code 2 with the reason on stderr: the call is refused, and the model
+    /// reads why.
+    Block(String),
 }
 
 /// An agent whose hooks User Questions answers: its names and what `userq` says of it,
@@ -83,7 +99,7 @@ pub struct Agent {
 }
 
 impl Agent {
-    pub const ALL: [Agent; 10] = [
+    pub const ALL: [Agent; 11] = [
         claude_code::AGENT,
         codex::AGENT,
         gemini::AGENT,
@@ -94,6 +110,7 @@ impl Agent {
         opencode::AGENT,
         antigravity::AGENT,
         kimi::AGENT,
+        kiro::AGENT,
     ];
 
     pub fn from_command_name(name: &str) -> Option<Self> {
@@ -110,6 +127,10 @@ impl Agent {
         self.hooks.no_decision(why)
     }
 
+    /// How the hook hands `output` to this agent.
+    pub fn delivery(self, output: Value) -> Delivery {
+        self.hooks.delivery(output)
+    }
     /// Whether a hook that exits non-zero denies in this agent.
     pub fn fails_closed(self) -> bool {
         self.hooks.fails_closed()

@@ -246,6 +246,7 @@ setup-review-only = userq setup: --review-changes is for claude-code (its Stop h
 setup-done-droid = Factory Droid's commands and edits that it would ask you about now come to User Questions.
 setup-done-antigravity = Antigravity CLI's commands and file changes now come to User Questions first; without an answer from you, its own prompt asks as before.
 setup-done-kimi = Kimi Code's commands and file edits are now checked against your rules before they run: a command a rule denies is refused with the rule's reason. Kimi Code's hooks can only refuse, so what a rule allows, and every question, stay with Kimi Code's own prompt.
+setup-done-kiro = Kiro CLI has an agent of User Questions now, ~/.kiro/agents/user-questions.json: Kiro CLI's default agent with a hook that checks commands and file writes against your rules, refusing what a rule denies with the rule's reason. Make it your default with `kiro-cli settings chat.defaultAgent user-questions` (or start `kiro-cli chat --agent user-questions`). Kiro CLI's hooks can only refuse, so what a rule allows, and every question, stay with Kiro CLI's own prompt.
 setup-done-gemini =
     Gemini CLI's shell commands and file writes now come to User Questions; its policy
     lets them run once you allow them there, and asks in Gemini CLI when no decision comes.

@@ -224,6 +224,7 @@ setup-review-only = userq setup：--review-changes 只用于 claude-code（它�
 setup-done-droid = Factory Droid 原本会问你的命令和编辑现在都会送到 User Questions。
 setup-done-antigravity = Antigravity CLI 的命令和文件改动现在会先送到 User Questions；你没有回答时，它会像以前一样在自己的提示里询问。
 setup-done-kimi = Kimi Code 的命令和文件编辑在运行前会先按你的规则检查：被规则拒绝的命令会连同规则的理由一起被拒绝。Kimi Code 的钩子只能拒绝，所以规则允许的操作以及所有询问，仍由 Kimi Code 自己的提示处理。
+setup-done-kiro = Kiro CLI 现在有一个 User Questions 的智能体：~/.kiro/agents/user-questions.json。它就是 Kiro CLI 的默认智能体，外加一个钩子：命令和文件写入先按你的规则检查，规则拒绝的会被拒绝并附上规则的理由。用 `kiro-cli settings chat.defaultAgent user-questions` 把它设为默认（或用 `kiro-cli chat --agent user-questions` 启动）。Kiro CLI 的钩子只能拒绝，所以规则允许的操作和所有提问仍由 Kiro CLI 自己的提示处理。
 setup-done-gemini =
     Gemini CLI 的 shell 命令和文件写入现在都会送到 User Questions；你在那里允许后它们直接运行，
     没有决定时 Gemini CLI 会像以前一样在自己的提示里询问。

@@ -4,7 +4,8 @@
 //! agent: with no server, a dismissal, or any doubt it prints no decision and exits 0,
 //! and the agent's own prompt takes over (an MCP server's form, which has no prompt
 //! behind it, is cancelled when dismissed); only input that is not the agent's JSON
-//! exits 1 (never 2, which blocks the tool), and in an agent that denies on a failing
+//! exits 1 (never 2, which blocks the tool; only a deny exits 2, in an agent that reads
+//! a refusal so: Kiro CLI), and in an agent that denies on a failing
 //! hook (Antigravity) not even that: it exits 0 with the agent's own "ask". An answer that does not fit a form is
 //! asked again, with what does not fit named. When the agent ends the hook (a signal,
 //! or closing the pipe it reads), the question is withdrawn everywhere.
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 use user_questions::agents::hook::permission;
-use user_questions::agents::{Agent, HookAsk, Next};
+use user_questions::agents::{Agent, Delivery, HookAsk, Next};
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::channel::client::ClientError;
 use user_questions::history::{self, decider::Decider, decider::PolicyRule};
@@ -36,10 +37,8 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         Err(e) => return unreadable(agent, &name, &e.to_string()),
     };
     let ask = match by_policy(agent, &name, ask) {
-        Ok(output) => {
-            output.inspect(|o| println!("{o}"));
-            return ExitCode::SUCCESS;
-        }
+        Ok(Some(output)) => return deliver(agent, output),
+        Ok(None) => return ExitCode::SUCCESS,
         Err(ask) if !ask.asks_the_person => {
             say_no_decision(agent, "no rule decides it");
             return ExitCode::SUCCESS;
@@ -74,7 +73,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
             Err(e) => return no_decision(agent, &name, &e),
         };
         match ask.decide(&answer) {
-            Next::Done(Some(output)) => println!("{output}"),
+            Next::Done(Some(output)) => return deliver(agent, output),
             Next::Done(None) => say_no_decision(agent, "no answer"),
             Next::Again(again) => {
                 ask = again;
@@ -131,6 +130,21 @@ fn keep_in_history(name: &str, request: &Request, answer: &Answer, decision: &De
 fn agent_id(agent: Agent, ask: &HookAsk) -> String {
     let session = ask.context.session.as_deref().unwrap_or("no-session");
     format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff)
+}
+
+/// Hands a decision to the agent its own way: most read stdout; one that reads a
+/// refusal from the exit code (Kiro CLI) gets exit code 2 and the reason on stderr.
+fn deliver(agent: Agent, output: serde_json::Value) -> ExitCode {
+    match agent.delivery(output) {
+        Delivery::Stdout(output) => {
+            println!("{output}");
+            ExitCode::SUCCESS
+        }
+        Delivery::Block(reason) => {
+            eprintln!("{reason}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Input that is not the agent's: no decision, said on stderr, and exit 1; an agent
