@@ -238,6 +238,49 @@ clientLabel: string,
  */
 usesLabel: string, id: number, question: string, answer: string, client: string | null, detail?: string, createdAt: string, uses: number, lastUsedAt: string | null, };
 
+type PolicyRuleView = { 
+/**
+ * `allow:2`: its place in its file, as it is removed by.
+ */
+id: string, 
+/**
+ * `allow`, `ask` or `deny`.
+ */
+verdict: string, 
+/**
+ * How it reads: ``allow `cargo test` ``.
+ */
+rule: string, 
+/**
+ * What the agent reads when it denies.
+ */
+reason: string | null, 
+/**
+ * "everywhere", or its project, agent and session.
+ */
+scopeLabel: string, 
+/**
+ * "yours", "imported from codex", a project's file.
+ */
+originLabel: string, 
+/**
+ * "used 3 times, last …", or "not used yet".
+ */
+usesLabel: string, 
+/**
+ * Whether it is in your own file, where the window can remove it (a project's
+ * file is the project's).
+ */
+removable: boolean, };
+
+type RulesView = { policy: Array<PolicyRuleView>, remembered: Array<RuleView>, 
+/**
+ * Why the rules decide nothing now (a mistake in the file), in the person's words.
+ */
+problem: string | null, };
+
+type RuleId = number | string;
+
 type MachineView = { name: string, thisMachine: boolean, 
 /**
  * "this machine", "heard from 3 min ago", "not heard from yet".

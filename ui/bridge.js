@@ -47,9 +47,9 @@ export const commands = Object.freeze({
   setDeadline: (choice) => invoke("set_deadline", { choice }),
   /** @param {string} search @param {number | null} before @returns {Promise<HistoryPage>} */
   historyPage: (search, before) => invoke("history_page", { search, before }),
-  /** @returns {Promise<RuleView[]>} */
+  /** The policy's rules and the remembered answers. @returns {Promise<RulesView>} */
   listRules: () => invoke("list_rules"),
-  /** @param {number} id @returns {Promise<void>} */
+  /** A remembered answer by its number, a rule by its place (`allow:2`). @param {RuleId} id @returns {Promise<void>} */
   removeRule: (id) => invoke("remove_rule", { id }),
   /** @returns {Promise<MachinesView>} */
   relayStatus: () => invoke("relay_status"),

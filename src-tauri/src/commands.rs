@@ -12,7 +12,8 @@ use user_questions::Answer;
 use user_questions_i18n::Arg;
 use user_questions_window::agents::{self, AgentsView, ChangesView, Place};
 use user_questions_window::deadline::DeadlineView;
-use user_questions_window::history::{HistoryPage, RememberFor, RuleView};
+use user_questions_window::history::{HistoryPage, RememberFor};
+use user_questions_window::rules::{RuleId, RulesView};
 use user_questions_window::machines::{InviteView, MachinesView};
 use user_questions_window::matrix::MatrixView;
 use user_questions_window::page::{HistoryProblem, Status, UiText};
@@ -140,17 +141,17 @@ pub fn history_page(
     user_questions_window::history::page(&path, search.filter(|s| !s.trim().is_empty()), before, &state.text())
 }
 
+/// The Rules view: the policy's rules and the remembered answers.
 #[tauri::command]
-pub fn list_rules(state: State<'_, AppState>) -> Result<Vec<RuleView>, UiError> {
-    state.history_file().map_or(Ok(Vec::new()), |p| user_questions_window::history::rules(&p, &state.text()))
+pub fn list_rules(state: State<'_, AppState>) -> Result<RulesView, UiError> {
+    let config = user_questions::paths::config_dir();
+    user_questions_window::rules::view(config.as_deref(), state.history_file().as_deref(), &state.text())
 }
 
 #[tauri::command]
-pub fn remove_rule(state: State<'_, AppState>, id: i64) -> Result<(), UiError> {
-    let text = state.text();
-    let no_history = || UiError::new(ErrorCode::History, text.tr("window-error-no-history"));
-    let path = state.history_file().ok_or_else(no_history)?;
-    user_questions_window::history::remove_rule(&path, id, &text)
+pub fn remove_rule(state: State<'_, AppState>, id: RuleId) -> Result<(), UiError> {
+    let config = user_questions::paths::config_dir();
+    user_questions_window::rules::remove(config.as_deref(), state.history_file().as_deref(), &id, &state.text())
 }
 
 /// This machine's circle of the relay (reaching its broker, for up to 5 s).

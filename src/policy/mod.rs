@@ -15,8 +15,11 @@ mod files;
 pub mod import;
 pub mod known;
 pub mod rules;
-pub mod shell;
 pub mod trust;
+pub mod words;
+pub mod yours;
+
+pub use user_questions_shell as shell;
 
 use std::path::{Path, PathBuf};
 

@@ -15,6 +15,7 @@ use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::matrix::{MatrixView, MemberView};
 use crate::page::{HistoryProblem, Status, UiText};
 use crate::revision::Revision;
+use crate::rules::{PolicyRuleView, RuleId, RulesView};
 use user_questions::history::store::Rule;
 use user_questions::model::{Answer, AnswerItem, Context, ErrorCode, Intent, QuestionOption};
 use user_questions::review::diff::{Change, File, Hunk, Line};
@@ -56,6 +57,9 @@ fn declarations() -> String {
         HistoryPage::decl(),
         Rule::decl(),
         RuleView::decl(),
+        PolicyRuleView::decl(),
+        RulesView::decl(),
+        RuleId::decl(),
         MachineView::decl(),
         MachinesView::decl(),
         InviteView::decl(),

@@ -18,6 +18,7 @@ pub mod notice;
 pub mod page;
 pub mod pictures;
 pub mod revision;
+pub mod rules;
 pub mod settings;
 
 #[cfg(test)]

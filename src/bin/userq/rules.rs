@@ -8,12 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use toml_edit::{ArrayOfTables, DocumentMut};
 use user_questions::agents::Agent;
 use user_questions::history::store;
-use user_questions::paths::{self, Access};
+use user_questions::paths;
 use user_questions::policy::rules::{self, Entry};
-use user_questions::policy::{import, trust, Action, By, Kind, Policy, Source, Verdict};
+use user_questions::policy::{import, trust, words, yours, Action, By, Kind, Policy, Source, Verdict};
 use user_questions::review::shown;
 
 use crate::history::{remembered, Remembered};
@@ -148,42 +147,17 @@ fn here() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
 }
 
-/// The person's rules file as a document; a file that is not TOML is an error, never
-/// overwritten.
-fn document(path: &Path) -> Result<DocumentMut, ExitCode> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => text.parse().map_err(|e: toml_edit::TomlError| {
-            crate::fail(
-                1,
-                &tr().tr_args(
-                    "policy-file-unreadable",
-                    &[("path", (&path.display().to_string()).into()), ("error", (&e.to_string()).into())],
-                ),
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(DocumentMut::new()),
-        Err(e) => Err(crate::fail(
-            1,
-            &tr().tr_args(
-                "policy-file-unreadable",
-                &[("path", (&path.display().to_string()).into()), ("error", (&e.to_string()).into())],
-            ),
-        )),
-    }
-}
-
-fn save(path: &Path, doc: &DocumentMut) -> Result<(), ExitCode> {
-    // The file as written must still read as rules: nothing that breaks it is saved.
-    let shown = path.display().to_string();
-    if let Err(e) = rules::parse(&doc.to_string(), path, &user_questions::policy::Origin::Yours) {
-        return Err(crate::fail(1, &e.to_string()));
-    }
-    paths::write(path, doc.to_string().as_bytes(), Access::AsBefore).map_err(|e| {
-        crate::fail(
-            1,
-            &tr().tr_args("policy-file-unreadable", &[("path", (&shown).into()), ("error", (&e.to_string()).into())]),
-        )
-    })
+/// Says why the person's rules file was not changed, and exits 1.
+fn edit_failed(e: yours::EditError) -> ExitCode {
+    let message = match e {
+        yours::EditError::Unusable { path, error } => tr().tr_args(
+            "policy-file-unreadable",
+            &[("path", (&path.display().to_string()).into()), ("error", (&error).into())],
+        ),
+        yours::EditError::Invalid(e) => e.to_string(),
+        yours::EditError::NoSuch(id) => tr().tr_args("rules-no-such", &[("id", (&id).into())]),
+    };
+    crate::fail(1, &message)
 }
 
 fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
@@ -273,21 +247,7 @@ fn past_decided(rule: rules::Rule) -> Option<usize> {
 /// Adds `entries` to the person's rules file in one write; their numbers in their
 /// verdict's list.
 fn append(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, ExitCode> {
-    let path = config.join(user_questions::policy::FILE);
-    let mut doc = document(&path)?;
-    let mut numbers = Vec::new();
-    for (verdict, entry) in entries {
-        let table = toml_edit::ser::to_document(entry).map_err(|e| crate::fail(1, &e.to_string()))?.as_table().clone();
-        let list = doc.entry(verdict.key()).or_insert_with(|| toml_edit::Item::ArrayOfTables(ArrayOfTables::new()));
-        let Some(list) = list.as_array_of_tables_mut() else {
-            let why = format!("{}: {} is not a list of [[{0}]] tables", path.display(), verdict.key());
-            return Err(crate::fail(1, &why));
-        };
-        list.push(table);
-        numbers.push(list.len());
-    }
-    save(&path, &doc)?;
-    Ok(numbers)
+    yours::add(config, entries).map_err(edit_failed)
 }
 
 /// An agent's own rules, shown, and added with `--yes`.
@@ -340,24 +300,9 @@ fn remove(id: &str) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let no_such = || crate::fail(1, &tr().tr_args("rules-no-such", &[("id", id.into())]));
-    let Some((key, n)) = id.split_once(':') else { return no_such() };
-    let (Some(_), Ok(n)) = (Verdict::ALL.iter().find(|v| v.key() == key), n.parse::<usize>()) else {
-        return no_such();
-    };
-    let path = config.join(user_questions::policy::FILE);
-    let mut doc = match document(&path) {
-        Ok(d) => d,
-        Err(code) => return code,
-    };
-    let Some(list) = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()) else { return no_such() };
-    if n == 0 || n > list.len() {
-        return no_such();
-    }
-    list.remove(n - 1);
-    match save(&path, &doc) {
+    match yours::remove(&config, id) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(code) => code,
+        Err(e) => edit_failed(e),
     }
 }
 
@@ -494,21 +439,8 @@ fn list(json: bool) -> ExitCode {
         .and_then(|f| user_questions::history::open_for_reading(&f).ok());
     for rule in &policy.rules {
         let used = history.as_ref().and_then(|h| store::policy_uses(h, &rule.key()).ok().flatten());
-        let (uses, last) = used.map_or((0, None), |(n, at)| (n, Some(at)));
-        let origin = match &rule.origin {
-            user_questions::policy::Origin::Yours => tr().tr("policy-origin-yours"),
-            user_questions::policy::Origin::Project(f) => f.display().to_string(),
-            user_questions::policy::Origin::Import(a) => tr().tr_args("policy-origin-import", &[("agent", a.into())]),
-        };
-        let scope = [
-            rule.scope.project.as_ref().map(|p| p.display().to_string()),
-            rule.scope.agent.clone(),
-            rule.scope.session.as_ref().map(|s| format!("session {s}")),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>();
-        let scope = if scope.is_empty() { tr().tr("policy-scope-everywhere") } else { scope.join(", ") };
+        let (uses, last) = used.clone().map_or((0, None), |(n, at)| (n, Some(at)));
+        let (origin, scope) = (words::origin(rule, tr()), words::scope(rule, tr()));
         let id = format!("{}:{}", rule.verdict.key(), rule.number);
         if json {
             let line = serde_json::json!({
@@ -518,13 +450,7 @@ fn list(json: bool) -> ExitCode {
             println!("{line}");
         } else {
             let reason = rule.reason.as_deref().map(|r| format!("\t{r}")).unwrap_or_default();
-            let used = match &last {
-                Some(at) => {
-                    let count = tr().tr_args("rules-uses", &[("count", (uses as u64).into())]);
-                    tr().tr_args("policy-last-used", &[("uses", (&count).into()), ("when", at.into())])
-                }
-                None => tr().tr("policy-unused"),
-            };
+            let used = words::uses(used.as_ref(), tr());
             println!("{id}\t{}\t{scope}\t{origin}\t{used}{reason}", rule.describe());
         }
     }

@@ -10,7 +10,8 @@
 //!
 //! What cannot be read with certainty is a part of its own, [`Part::Unreadable`],
 //! saying why; the policy never allows one. This module knows nothing of rules: it
-//! says what would run, and [`super::known`] and [`super::rules`] judge it.
+//! says what would run, and the policy (`user_questions::policy`) judges it. It is a crate
+//! of its own so that it is fuzzed alone, in seconds of building.
 
 mod command;
 mod reader;

@@ -1,0 +1,43 @@
+//! A rule of the policy in the person's words, the same in `userq rules list` and the
+//! window's Rules view: where it holds, whose it is, how often it decided.
+
+use user_questions_i18n::Text;
+
+use super::rules::{Origin, Rule};
+
+/// Where it holds: "everywhere", or its project, agent and session.
+pub fn scope(rule: &Rule, text: &Text) -> String {
+    let parts: Vec<String> = [
+        rule.scope.project.as_ref().map(|p| p.display().to_string()),
+        rule.scope.agent.clone(),
+        rule.scope.session.as_ref().map(|s| text.tr_args("policy-scope-session", &[("id", s.into())])),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        text.tr("policy-scope-everywhere")
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Whose it is: "yours", a project's file, "imported from codex".
+pub fn origin(rule: &Rule, text: &Text) -> String {
+    match &rule.origin {
+        Origin::Yours => text.tr("policy-origin-yours"),
+        Origin::Project(f) => f.display().to_string(),
+        Origin::Import(a) => text.tr_args("policy-origin-import", &[("agent", a.into())]),
+    }
+}
+
+/// How often it decided and when last (`uses` with the time, RFC 3339), or "not used yet".
+pub fn uses(used: Option<&(i64, String)>, text: &Text) -> String {
+    match used {
+        Some((n, at)) => {
+            let count = text.tr_args("rules-uses", &[("count", (*n as u64).into())]);
+            text.tr_args("policy-last-used", &[("uses", (&count).into()), ("when", at.into())])
+        }
+        None => text.tr("policy-unused"),
+    }
+}

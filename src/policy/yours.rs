@@ -1,0 +1,85 @@
+//! The person's rules file, edited in place: a rule added at the end of its verdict's
+//! list, or one taken out by its place there (`allow:2`), the person's comments and
+//! layout kept (toml_edit). A file that is not TOML is an error and never overwritten,
+//! and nothing that would no longer read as rules is saved. `userq rules` and the
+//! window's Rules view both edit through here.
+
+use std::path::{Path, PathBuf};
+
+use toml_edit::{ArrayOfTables, DocumentMut};
+
+use super::rules::{self, Entry, Origin, RulesError, Verdict};
+use crate::paths::{self, Access};
+
+/// Why the file was not changed.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// The file cannot be read or written, or is not TOML.
+    #[error("{path}: {error}")]
+    Unusable { path: PathBuf, error: String },
+    /// The change would leave a file that does not read as rules.
+    #[error(transparent)]
+    Invalid(#[from] RulesError),
+    /// No rule has that place.
+    #[error("no rule {0}")]
+    NoSuch(String),
+}
+
+/// The person's rules file in `config`.
+pub fn path(config: &Path) -> PathBuf {
+    config.join(super::FILE)
+}
+
+/// Adds `entries`, each at the end of its verdict's list; their numbers there.
+pub fn add(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, EditError> {
+    let path = path(config);
+    let mut doc = document(&path)?;
+    let mut numbers = Vec::new();
+    for (verdict, entry) in entries {
+        let unusable = |error: String| EditError::Unusable { path: path.clone(), error };
+        let table = toml_edit::ser::to_document(entry).map_err(|e| unusable(e.to_string()))?.as_table().clone();
+        let list = doc.entry(verdict.key()).or_insert_with(|| toml_edit::Item::ArrayOfTables(ArrayOfTables::new()));
+        let Some(list) = list.as_array_of_tables_mut() else {
+            return Err(unusable(format!("{} is not a list of [[{0}]] tables", verdict.key())));
+        };
+        list.push(table);
+        numbers.push(list.len());
+    }
+    save(&path, &doc)?;
+    Ok(numbers)
+}
+
+/// Takes out the rule `id` names: `allow:2` is the second `[[allow]]`.
+pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
+    let no_such = || EditError::NoSuch(id.to_owned());
+    let (key, n) = id.split_once(':').ok_or_else(no_such)?;
+    let n: usize = n.parse().map_err(|_| no_such())?;
+    if !Verdict::ALL.iter().any(|v| v.key() == key) {
+        return Err(no_such());
+    }
+    let path = path(config);
+    let mut doc = document(&path)?;
+    let list = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(no_such)?;
+    if n == 0 || n > list.len() {
+        return Err(no_such());
+    }
+    list.remove(n - 1);
+    save(&path, &doc)
+}
+
+/// The file as a document; an empty one when there is no file yet.
+fn document(path: &Path) -> Result<DocumentMut, EditError> {
+    let unusable = |error: String| EditError::Unusable { path: path.to_owned(), error };
+    match std::fs::read_to_string(path) {
+        Ok(text) => text.parse().map_err(|e: toml_edit::TomlError| unusable(e.to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(DocumentMut::new()),
+        Err(e) => Err(unusable(e.to_string())),
+    }
+}
+
+fn save(path: &Path, doc: &DocumentMut) -> Result<(), EditError> {
+    let text = doc.to_string();
+    rules::parse(&text, path, &Origin::Yours)?;
+    paths::write(path, text.as_bytes(), Access::AsBefore)
+        .map_err(|e| EditError::Unusable { path: path.to_owned(), error: e.to_string() })
+}
