@@ -248,9 +248,13 @@ id: string,
  */
 verdict: string, 
 /**
- * How it reads: ``allow `cargo test` ``.
+ * The verdict in the person's words.
  */
-rule: string, 
+verdictLabel: string, 
+/**
+ * What it is about: `` `cargo test` ``, `read-only`, `edit src/**`.
+ */
+what: string, 
 /**
  * What the agent reads when it denies.
  */
@@ -264,9 +268,13 @@ scopeLabel: string,
  */
 originLabel: string, 
 /**
- * "used 3 times, last …", or "not used yet".
+ * "used 3 times", or "not used yet".
  */
 usesLabel: string, 
+/**
+ * When it last decided (RFC 3339), shown in the person's time.
+ */
+lastUsedAt: string | null, 
 /**
  * Whether it is in your own file, where the window can remove it (a project's
  * file is the project's).

@@ -13,10 +13,10 @@ use user_questions_i18n::Arg;
 use user_questions_window::agents::{self, AgentsView, ChangesView, Place};
 use user_questions_window::deadline::DeadlineView;
 use user_questions_window::history::{HistoryPage, RememberFor};
-use user_questions_window::rules::{RuleId, RulesView};
 use user_questions_window::machines::{InviteView, MachinesView};
 use user_questions_window::matrix::MatrixView;
 use user_questions_window::page::{HistoryProblem, Status, UiText};
+use user_questions_window::rules::{RuleId, RulesView};
 use user_questions_window::{ListView, UiError};
 
 pub fn history_problem(state: &AppState) -> Option<HistoryProblem> {

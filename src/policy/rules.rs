@@ -262,8 +262,13 @@ impl Rule {
         fit
     }
 
-    /// The rule as a person reads it: `deny command "git push"`.
+    /// The rule as a person reads it: ``deny `git push` ``.
     pub fn describe(&self) -> String {
+        format!("{} {}", self.verdict.key(), self.what())
+    }
+
+    /// What it is about: `` `git push` ``, `read-only`, `edit src/**`.
+    pub fn what(&self) -> String {
         let what = match &self.what {
             What::Command { words, exact: false } => format!("`{}`", words.join(" ")),
             What::Command { words, exact: true } => format!("`{}` (exactly)", words.join(" ")),
@@ -273,7 +278,7 @@ impl Rule {
             What::Fetch(d) => format!("fetch {d}"),
             What::Mcp(t) => format!("mcp {t}"),
         };
-        format!("{} {what}", self.verdict.key())
+        what
     }
 
     /// The rule as the history counts its uses: where it is kept, its verdict and its

@@ -3,7 +3,7 @@
 
 use user_questions_i18n::Text;
 
-use super::rules::{Origin, Rule};
+use super::rules::{Origin, Rule, Verdict};
 
 /// Where it holds: "everywhere", or its project, agent and session.
 pub fn scope(rule: &Rule, text: &Text) -> String {
@@ -34,10 +34,27 @@ pub fn origin(rule: &Rule, text: &Text) -> String {
 /// How often it decided and when last (`uses` with the time, RFC 3339), or "not used yet".
 pub fn uses(used: Option<&(i64, String)>, text: &Text) -> String {
     match used {
-        Some((n, at)) => {
-            let count = text.tr_args("rules-uses", &[("count", (*n as u64).into())]);
+        Some((_, at)) => {
+            let count = count(used, text);
             text.tr_args("policy-last-used", &[("uses", (&count).into()), ("when", at.into())])
         }
+        None => text.tr("policy-unused"),
+    }
+}
+
+/// The verdict: "allow", "ask", "deny".
+pub fn verdict(v: Verdict, text: &Text) -> String {
+    text.tr(match v {
+        Verdict::Allow => "policy-verdict-allow",
+        Verdict::Ask => "policy-verdict-ask",
+        Verdict::Deny => "policy-verdict-deny",
+    })
+}
+
+/// How often it decided, without when: "used 3 times", or "not used yet".
+pub fn count(used: Option<&(i64, String)>, text: &Text) -> String {
+    match used {
+        Some((n, _)) => text.tr_args("rules-uses", &[("count", (*n as u64).into())]),
         None => text.tr("policy-unused"),
     }
 }

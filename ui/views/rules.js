@@ -23,7 +23,13 @@ function policyRow(r) {
   return el(
     "li",
     { class: `rule policy ${r.verdict}` },
-    el("p", { class: "text", text: r.rule }),
+    el(
+      "p",
+      { class: "text" },
+      el("span", { class: `verdict ${r.verdict}`, text: r.verdictLabel }),
+      " ",
+      el("code", { text: r.what.replace(/^`(.*)`$/, "$1") }),
+    ),
     r.reason ? el("p", { class: "outcome", text: r.reason }) : null,
     el(
       "p",
@@ -31,6 +37,12 @@ function policyRow(r) {
       el("span", { class: "scope", text: r.scopeLabel }),
       el("span", { class: "source", text: r.originLabel }),
       el("span", { class: "uses", text: r.usesLabel }),
+      r.lastUsedAt
+        ? el("time", {
+            text: new Date(r.lastUsedAt).toLocaleString(document.documentElement.lang),
+            title: r.lastUsedAt,
+          })
+        : null,
       r.removable ? removeButton(r.id, tr("window-rules-remove")) : null,
     ),
   );

@@ -34,16 +34,20 @@ pub struct PolicyRuleView {
     pub id: String,
     /// `allow`, `ask` or `deny`.
     pub verdict: String,
-    /// How it reads: ``allow `cargo test` ``.
-    pub rule: String,
+    /// The verdict in the person's words.
+    pub verdict_label: String,
+    /// What it is about: `` `cargo test` ``, `read-only`, `edit src/**`.
+    pub what: String,
     /// What the agent reads when it denies.
     pub reason: Option<String>,
     /// "everywhere", or its project, agent and session.
     pub scope_label: String,
     /// "yours", "imported from codex", a project's file.
     pub origin_label: String,
-    /// "used 3 times, last …", or "not used yet".
+    /// "used 3 times", or "not used yet".
     pub uses_label: String,
+    /// When it last decided (RFC 3339), shown in the person's time.
+    pub last_used_at: Option<String>,
     /// Whether it is in your own file, where the window can remove it (a project's
     /// file is the project's).
     pub removable: bool,
@@ -79,11 +83,13 @@ pub fn view(config: Option<&Path>, history_file: Option<&Path>, text: &Text) -> 
             PolicyRuleView {
                 id: format!("{}:{}", rule.verdict.key(), rule.number),
                 verdict: rule.verdict.key().to_owned(),
-                rule: rule.describe(),
+                verdict_label: words::verdict(rule.verdict, text),
+                what: rule.what(),
                 reason: rule.reason.clone(),
                 scope_label: words::scope(rule, text),
                 origin_label: words::origin(rule, text),
-                uses_label: words::uses(used.as_ref(), text),
+                uses_label: words::count(used.as_ref(), text),
+                last_used_at: used.map(|(_, at)| at),
                 removable: !matches!(rule.origin, Origin::Project(_)),
             }
         })
@@ -127,28 +133,31 @@ mod tests {
         std::fs::write(dir.path().join("rules.toml"), RULES).unwrap();
         let text = Text::for_tag("en");
         let view = view(Some(dir.path()), None, &text).unwrap();
-        let shown: Vec<(&str, &str, &str, &str, &str)> = view
+        let shown: Vec<[&str; 5]> = view
             .policy
             .iter()
-            .map(|r| (r.id.as_str(), r.rule.as_str(), r.scope_label.as_str(), r.origin_label.as_str(), r.uses_label.as_str()))
+            .map(|r| [&r.id, &r.verdict_label, &r.what, &r.scope_label, &r.origin_label].map(String::as_str))
             .collect();
         assert_eq!(
             shown,
             [
-                ("allow:1", "allow `cargo test`", "everywhere", "yours", "not used yet"),
-                ("allow:2", "allow `npm test`", "everywhere", "imported from codex", "not used yet"),
-                ("deny:1", "deny `sudo`", "codex", "yours", "not used yet"),
+                ["allow:1", "allow", "`cargo test`", "everywhere", "yours"],
+                ["allow:2", "allow", "`npm test`", "everywhere", "imported from codex"],
+                ["deny:1", "deny", "`sudo`", "codex", "yours"],
             ]
         );
+        assert!(view.policy.iter().all(|r| r.uses_label == "not used yet" && r.last_used_at.is_none()));
         assert_eq!(view.policy[2].reason.as_deref(), Some("not as root"));
         assert_eq!(view.problem, None);
         remove(Some(dir.path()), None, &RuleId::Policy("allow:1".into()), &text).unwrap();
-        let left: Vec<String> = super::view(Some(dir.path()), None, &text).unwrap().policy.into_iter().map(|r| r.rule).collect();
-        assert_eq!(left, ["allow `npm test`", "deny `sudo`"]);
+        let left: Vec<String> =
+            super::view(Some(dir.path()), None, &text).unwrap().policy.into_iter().map(|r| r.what).collect();
+        assert_eq!(left, ["`npm test`", "`sudo`"]);
         let e = remove(Some(dir.path()), None, &RuleId::Policy("allow:9".into()), &text).unwrap_err();
         assert_eq!(e.code, "NO_SUCH_RULE");
         let zh = Text::for_tag("zh-CN");
-        assert_eq!(super::view(Some(dir.path()), None, &zh).unwrap().policy[0].scope_label, "所有地方");
+        let zh = &super::view(Some(dir.path()), None, &zh).unwrap().policy[0];
+        assert_eq!((zh.verdict_label.as_str(), zh.scope_label.as_str()), ("允许", "所有地方"));
     }
 
     #[test]
@@ -167,6 +176,9 @@ mod tests {
     #[test]
     fn an_id_is_a_remembered_answers_number_or_a_rules_place() {
         assert_eq!(serde_json::from_value::<RuleId>(serde_json::json!(3)).unwrap(), RuleId::Remembered(3));
-        assert_eq!(serde_json::from_value::<RuleId>(serde_json::json!("deny:1")).unwrap(), RuleId::Policy("deny:1".into()));
+        assert_eq!(
+            serde_json::from_value::<RuleId>(serde_json::json!("deny:1")).unwrap(),
+            RuleId::Policy("deny:1".into())
+        );
     }
 }

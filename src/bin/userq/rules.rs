@@ -371,11 +371,7 @@ fn why(args: WhyArgs) -> ExitCode {
 }
 
 fn verdict_words(v: Verdict) -> String {
-    tr().tr(match v {
-        Verdict::Allow => "policy-verdict-allow",
-        Verdict::Ask => "policy-verdict-ask",
-        Verdict::Deny => "policy-verdict-deny",
-    })
+    words::verdict(v, tr())
 }
 
 /// The catalog's words for a reason a part cannot be read, by its code.
