@@ -16,9 +16,8 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
 use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
-use super::hook::permission::{self, Verdict};
 use super::setup::{read, FileChange, Setup, SetupError, Step};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
 
 pub struct Kimi;
 
@@ -44,15 +43,13 @@ impl Integration for Kimi {
         }
         let (tool, input) = hook.tool()?;
         let call = call(tool, input);
-        let question =
-            permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-        let ask = HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
-            Verdict::Deny(reason) => Some(json!({
-                "hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": reason}
-            })),
-            Verdict::Allow | Verdict::Choice(_) | Verdict::NoDecision => None,
-        });
-        Ok(Some(ask.judged(&call).policy_only()))
+        Ok(Some(HookAsk::denies_only(
+            hook,
+            tool,
+            &call,
+            words,
+            |reason| json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": reason}}),
+        )))
     }
 
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {

@@ -15,9 +15,8 @@ use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
-use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, Setup, SetupError};
-use super::{Agent, Delivery, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, Delivery, HookAsk, HookInput, HookInputError, Integration, Version};
 
 pub struct Kiro;
 
@@ -46,13 +45,7 @@ impl Integration for Kiro {
         }
         let (tool, input) = hook.tool()?;
         let call = call(tool, input);
-        let question =
-            permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
-        let ask = HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
-            Verdict::Deny(reason) => Some(json!({"block": reason})),
-            Verdict::Allow | Verdict::Choice(_) | Verdict::NoDecision => None,
-        });
-        Ok(Some(ask.judged(&call).policy_only()))
+        Ok(Some(HookAsk::denies_only(hook, tool, &call, words, |reason| json!({"block": reason}))))
     }
 
     /// A deny is exit code 2 with the reason on stderr, which Kiro CLI gives the model.

@@ -274,6 +274,26 @@ impl HookAsk {
         self
     }
 
+    /// The ask of an agent whose hook can only refuse (Kimi Code, Kiro CLI): the
+    /// policy's verdict on `call`, a deny written by `deny` with its reason, and
+    /// nothing else.
+    fn denies_only(
+        hook: &HookInput,
+        tool: &str,
+        call: &hook::call::Call,
+        words: &Text,
+        deny: fn(String) -> Value,
+    ) -> Self {
+        use hook::permission::{self, Verdict};
+        let question =
+            permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
+        let ask = HookAsk::new(vec![question], move |answer| match permission::verdict(answer, &[], DENIED) {
+            Verdict::Deny(reason) => Some(deny(reason)),
+            Verdict::Allow | Verdict::Choice(_) | Verdict::NoDecision => None,
+        });
+        ask.judged(call).policy_only()
+    }
+
     /// The policy's action for this ask, by `agent`, where the hook input says.
     pub fn policy_action(&self, agent: Agent) -> Option<crate::policy::Action> {
         Some(crate::policy::Action {

@@ -14,22 +14,9 @@ use crate::policy::rules::{Entry, Verdict};
 
 /// Claude Code's `permissions` in one settings file.
 pub(super) fn read(settings: &Value) -> Imported {
-    let mut out = Imported::default();
-    for verdict in Verdict::ALL {
-        let list = settings.pointer(&format!("/permissions/{}", verdict.key())).and_then(Value::as_array);
-        for rule in list.into_iter().flatten().filter_map(Value::as_str) {
-            match claude_rule(rule) {
-                Ok(mut entry) => {
-                    if verdict == Verdict::Deny {
-                        entry.reason = Some(format!("{rule} is denied in Claude Code's settings"));
-                    }
-                    out.rules.push((verdict, entry));
-                }
-                Err(why) => out.leave(rule, why),
-            }
-        }
-    }
-    out
+    let lists = Verdict::ALL.map(|v| (v, format!("/permissions/{}", v.key())));
+    let lists: Vec<(&str, Verdict)> = lists.iter().map(|(v, p)| (p.as_str(), *v)).collect();
+    super::string_lists(settings, &lists, claude_rule, |rule| format!("{rule} is denied in Claude Code's settings"))
 }
 
 fn claude_rule(rule: &str) -> Result<Entry, LeftOut> {

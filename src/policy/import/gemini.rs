@@ -148,22 +148,8 @@ fn whole_tool(tool: &str) -> Result<Entry, LeftOut> {
 
 /// The settings' `tools.allowed` (allow) and `tools.exclude` (deny).
 pub(super) fn read_settings(settings: &Value) -> Imported {
-    let mut out = Imported::default();
-    for (key, verdict) in [("allowed", Verdict::Allow), ("exclude", Verdict::Deny)] {
-        let list = settings.pointer(&format!("/tools/{key}")).and_then(Value::as_array);
-        for item in list.into_iter().flatten().filter_map(Value::as_str) {
-            match settings_entry(item) {
-                Ok(mut entry) => {
-                    if verdict == Verdict::Deny {
-                        entry.reason = Some(format!("{item} is excluded in Gemini CLI's settings"));
-                    }
-                    out.rules.push((verdict, entry));
-                }
-                Err(why) => out.leave(item, why),
-            }
-        }
-    }
-    out
+    let lists = [("/tools/allowed", Verdict::Allow), ("/tools/exclude", Verdict::Deny)];
+    super::string_lists(settings, &lists, settings_entry, |item| format!("{item} is excluded in Gemini CLI's settings"))
 }
 
 fn settings_entry(item: &str) -> Result<Entry, LeftOut> {

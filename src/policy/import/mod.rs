@@ -195,6 +195,33 @@ pub fn all(agent: &str, home: &Path, project: Option<&Path>) -> Result<Imported,
     Ok(imported)
 }
 
+/// Lists of rules written as strings in a JSON settings file: each list at its
+/// pointer with its verdict, each string read by `entry`, a deny's reason said by
+/// `denied` from the string as written.
+fn string_lists(
+    settings: &serde_json::Value,
+    lists: &[(&str, Verdict)],
+    entry: fn(&str) -> Result<Entry, LeftOut>,
+    denied: fn(&str) -> String,
+) -> Imported {
+    let mut out = Imported::default();
+    for (pointer, verdict) in lists {
+        let list = settings.pointer(pointer).and_then(serde_json::Value::as_array);
+        for written in list.into_iter().flatten().filter_map(serde_json::Value::as_str) {
+            match entry(written) {
+                Ok(mut rule) => {
+                    if *verdict == Verdict::Deny {
+                        rule.reason = Some(denied(written));
+                    }
+                    out.rules.push((*verdict, rule));
+                }
+                Err(why) => out.leave(written, why),
+            }
+        }
+    }
+    out
+}
+
 /// The kinds of action an agent's tool can be, for a rule on the whole tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tool {
