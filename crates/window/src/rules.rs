@@ -1,5 +1,5 @@
 //! The window's Rules view: one list of what decides before you are asked. The
-//! policy's rules (yours, imported, a trusted project's) with where each holds, whose
+//! policy's rules (your own and those imported) with where each holds, whose
 //! it is and how often it decided, and the remembered answers; either can be removed.
 //! A mistake in the rules file is said, and nothing is removed then.
 
