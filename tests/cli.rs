@@ -43,6 +43,11 @@ async fn without_a_server_the_person_reads_why_in_their_language() {
             "{args:?}"
         );
     }
+    // The doctor's line about the server, every word of it from the catalog.
+    let out = finish(userq(&socket).env("USERQ_LANG", "zh-CN").env("PATH", "").arg("doctor").spawn().unwrap()).await;
+    let line = out.stdout.lines().find(|l| l.starts_with("没有服务器应答")).unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(line.ends_with("上没有正在监听的 user-questions 服务；请用 `userq serve`（或桌面应用）启动一个"), "{line}");
+    assert!(!line.contains("no user-questions server"), "{line}");
 }
 
 #[tokio::test]

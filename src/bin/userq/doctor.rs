@@ -64,7 +64,7 @@ pub async fn run(socket: PathBuf, args: DoctorArgs) -> ExitCode {
     }
     let server = match Client::connect(&socket, "userq doctor").await {
         Ok(_) => None,
-        Err(e) => Some(e.to_string()),
+        Err(e) => Some(crate::client_words(&e)),
     };
     wrong |= server.is_some();
     let socket_shown = socket.display().to_string();

@@ -214,22 +214,29 @@ pub fn fail(code: u8, line: &str) -> ExitCode {
 /// The exit status and line for a client error: 3 for no server, else 1.
 pub fn client_failure(e: &ClientError) -> ExitCode {
     match e {
+        ClientError::NotRunning(_) => fail(EXIT_NO_SERVER, &client_words(e)),
+        _ => fail(1, &format!("Error: {}", client_words(e))),
+    }
+}
+
+/// A client error in the person's language.
+pub fn client_words(e: &ClientError) -> String {
+    match e {
         ClientError::NotRunning(path) => {
-            let path = path.display().to_string();
-            fail(EXIT_NO_SERVER, &tr().tr_args("client-not-running", &[("path", path.as_str().into())]))
+            tr().tr_args("client-not-running", &[("path", path.display().to_string().as_str().into())])
         }
-        ClientError::Service(e) => fail(1, &format!("Error: {}", e.message())),
-        ClientError::Closed => fail(1, &format!("Error: {}", tr().tr("client-closed"))),
+        ClientError::Service(e) => e.message().to_owned(),
+        ClientError::Closed => tr().tr("client-closed"),
         ClientError::TooLarge { method, size } => {
             let args =
                 [("method", (*method).into()), ("size", (*size as u64).into()), ("limit", (MAX_FRAME as u64).into())];
-            fail(1, &format!("Error: {}", tr().tr_args("client-too-large", &args)))
+            tr().tr_args("client-too-large", &args)
         }
         ClientError::ForeignServer { path, uid, own } => {
             let path = path.display().to_string();
             let args =
                 [("path", path.as_str().into()), ("uid", u64::from(*uid).into()), ("own", u64::from(*own).into())];
-            fail(1, &format!("Error: {}", tr().tr_args("client-foreign", &args)))
+            tr().tr_args("client-foreign", &args)
         }
     }
 }
