@@ -58,9 +58,13 @@ function groupFor(g) {
       "h2",
       {},
       el("span", { class: "id", text: g.name }),
-      el("span", { class: "client", text: g.client }),
-      el("span", { class: "depth", text: g.detail }),
       el("span", { class: "n" }),
+      el(
+        "span",
+        { class: "about" },
+        el("span", { class: "client", text: g.client }),
+        el("span", { class: "depth", text: g.detail }),
+      ),
     );
     const made = el("section", { class: "agent" }, title, el("ol", { class: "items" }));
     made.dataset.agent = g.key;

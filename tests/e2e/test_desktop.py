@@ -157,6 +157,14 @@ def test_fifty_questions_from_five_agents(app, sock):
         said = {"0": "", "1": "asked by a subagent"}.get(i, f"asked by a subagent {i} levels down")
         assert g.find_element(By.CSS_SELECTOR, "h2 .depth").text == said, "a subagent is said in words"
         assert "null" not in g.text
+        # The header wraps, never overlaps: no two of its parts share a pixel.
+        rects = app.execute_script(
+            "return [...arguments[0].querySelectorAll('h2 > span, h2 .about > span')]"
+            ".filter(s => s.textContent && !s.classList.contains('about'))"
+            ".map(s => s.getBoundingClientRect()).map(r => [r.left, r.top, r.right, r.bottom])", g)
+        for a, b in [(a, b) for n, a in enumerate(rects) for b in rects[n + 1:]]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, f"agent-{i}'s header parts overlap: {rects}"
     assert app.find_element(By.ID, "count").text == "50 waiting"
     # One question on the right, full size: the first in the list, until another is picked.
     lines = [b.text for b in app.find_elements(By.CSS_SELECTOR, "#waiting button.item .title")]
