@@ -48,6 +48,11 @@ pub fn open_for_reading(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
     store::open_read_only(path)
 }
 
+/// The history at `path` to read, when there is any.
+pub fn open_if_kept(path: &Path) -> Option<rusqlite::Connection> {
+    kept(path).then(|| open_for_reading(path).ok()).flatten()
+}
+
 /// Whether there is any history at `path`: the file, or journals not yet folded into it.
 pub fn kept(path: &Path) -> bool {
     let journals = || std::fs::read_dir(journal::dir_of(path)).ok();

@@ -69,9 +69,7 @@ pub fn view(config: Option<&Path>, history_file: Option<&Path>, text: &Text) -> 
         Some(path) => history::rules(path, text)?,
         None => Vec::new(),
     };
-    let uses_in = history_file
-        .filter(|f| user_questions::history::kept(f))
-        .and_then(|f| user_questions::history::open_for_reading(f).ok());
+    let uses_in = history_file.and_then(user_questions::history::open_if_kept);
     let (policy, problem) = match config.map(|c| Policy::load(c, None)).unwrap_or_else(|| Ok(Policy::default())) {
         Ok(policy) => (policy.rules, None),
         Err(e) => (Vec::new(), Some(text.tr_args("window-rules-problem", &[("error", (&e.to_string()).into())]))),

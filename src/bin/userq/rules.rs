@@ -4,6 +4,7 @@
 //! answers to ordinary questions (in the history), listed together; `why` says what
 //! the policy decides about a command, part by part.
 
+use std::collections::hash_map::{Entry as Slot, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -209,12 +210,10 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
 /// How many past permission questions for a command in the history the rules in
 /// force did not decide and `rule` would have; `None` when there is no history.
 fn past_decided(rule: rules::Rule) -> Option<usize> {
-    let file = paths::data_dir()?.join(user_questions::history::FILE);
-    if !user_questions::history::kept(&file) {
-        return None;
-    }
-    let conn = user_questions::history::open_for_writing(&file).ok()?;
+    let conn = history_here()?;
     let entries = user_questions::history::store::list(&conn, &Default::default()).ok()?;
+    // The rules in force, read once per folder the questions came from.
+    let mut policies: HashMap<Option<PathBuf>, Policy> = HashMap::new();
     let mut count = 0;
     for e in entries {
         let Some(q) = e.request["questions"].as_array().and_then(|qs| qs.first()) else { continue };
@@ -232,16 +231,24 @@ fn past_decided(rule: rules::Rule) -> Option<usize> {
             agent: agent.map(str::to_owned),
             session: text("session"),
         };
-        let Ok(mut policy) = Policy::here(cwd.as_deref()) else { return None };
+        let policy = match policies.entry(cwd.clone()) {
+            Slot::Occupied(known) => known.into_mut(),
+            Slot::Vacant(new) => new.insert(Policy::here(cwd.as_deref()).ok()?),
+        };
         if policy.decide(&action).decision != Verdict::Ask {
             continue;
         }
         policy.rules.push(rule.clone());
-        if policy.decide(&action).decision != Verdict::Ask {
-            count += 1;
-        }
+        let decided = policy.decide(&action).decision != Verdict::Ask;
+        policy.rules.pop();
+        count += usize::from(decided);
     }
     Some(count)
+}
+
+/// This person's history, when there is any, to read.
+fn history_here() -> Option<rusqlite::Connection> {
+    user_questions::history::open_if_kept(&paths::data_dir()?.join(user_questions::history::FILE))
 }
 
 /// Adds `entries` to the person's rules file in one write; their numbers in their
@@ -429,10 +436,7 @@ fn list(json: bool) -> ExitCode {
         Ok(p) => p,
         Err(e) => return crate::fail(1, &e.to_string()),
     };
-    let history = paths::data_dir()
-        .map(|d| d.join(user_questions::history::FILE))
-        .filter(|f| user_questions::history::kept(f))
-        .and_then(|f| user_questions::history::open_for_reading(&f).ok());
+    let history = history_here();
     for rule in &policy.rules {
         let used = history.as_ref().and_then(|h| store::policy_uses(h, &rule.key()).ok().flatten());
         let (uses, last) = used.clone().map_or((0, None), |(n, at)| (n, Some(at)));
