@@ -315,10 +315,14 @@ fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Ju
         What::Read(glob) if !edit => file.fits(glob, r, cwd),
         _ => false,
     });
-    let kind = if edit { "write" } else { "read" };
+    judged_by(path.to_owned(), if edit { "write" } else { "read" }, fitting)
+}
+
+/// A part judged by the strongest of the rules that fit it; the person's, when none does.
+fn judged_by<'r>(text: String, kind: &'static str, fitting: impl Iterator<Item = &'r &'r Rule>) -> Judged {
     match strongest(fitting) {
-        Some(rule) => Judged { text: path.to_owned(), kind, decision: rule.verdict, by: by_rule(rule) },
-        None => Judged { text: path.to_owned(), kind, decision: Verdict::Ask, by: By::NoRule },
+        Some(rule) => Judged { text, kind, decision: rule.verdict, by: by_rule(rule) },
+        None => Judged { text, kind, decision: Verdict::Ask, by: By::NoRule },
     }
 }
 
@@ -328,10 +332,7 @@ fn judge_fetch(url: &str, rules: &[&Rule]) -> Judged {
         What::Fetch(domain) => !host.is_empty() && rules::wildcard(domain, &host),
         _ => false,
     });
-    match strongest(fitting) {
-        Some(rule) => Judged { text: url.to_owned(), kind: "fetch", decision: rule.verdict, by: by_rule(rule) },
-        None => Judged { text: url.to_owned(), kind: "fetch", decision: Verdict::Ask, by: By::NoRule },
-    }
+    judged_by(url.to_owned(), "fetch", fitting)
 }
 
 fn judge_mcp(server: &str, tool: &str, rules: &[&Rule]) -> Judged {
@@ -342,11 +343,7 @@ fn judge_mcp(server: &str, tool: &str, rules: &[&Rule]) -> Judged {
         }
         _ => false,
     });
-    let text = format!("{server}/{tool}");
-    match strongest(fitting) {
-        Some(rule) => Judged { text, kind: "mcp", decision: rule.verdict, by: by_rule(rule) },
-        None => Judged { text, kind: "mcp", decision: Verdict::Ask, by: By::NoRule },
-    }
+    judged_by(format!("{server}/{tool}"), "mcp", fitting)
 }
 
 #[cfg(test)]
