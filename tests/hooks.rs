@@ -105,7 +105,9 @@ async fn claude_code_permission_request_for_bash() {
     let q = &request["questions"][0];
     assert_eq!(q["question"], "Run this command?");
     assert_eq!(q["header"], "Bash");
-    assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow"}));
+    // What it is about, for a door that offers to remember an Allow as rules.
+    let action = json!({"command": "rm -rf node_modules"});
+    assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow", "action": action}));
     assert_eq!(q["detail"], "Remove node_modules directory\n\n```sh\nrm -rf node_modules\n```");
     let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Allow", always, "Deny"]);

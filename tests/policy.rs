@@ -454,3 +454,36 @@ async fn kiro_cli_gets_the_policys_denies_as_exit_code_2_and_nothing_else() {
     let (code, _, stderr) = run(&socket, &["hook", "kiro"], "not json").await;
     assert_eq!(code, Some(1), "{stderr}");
 }
+
+#[tokio::test]
+async fn a_sessions_rules_end_with_its_session_end_even_when_the_agent_leaves_stdin_open() {
+    let (_d, socket) = temp_socket();
+    rules(
+        &socket,
+        "[[allow]]\ncommand = \"make lint\"\nsession = \"abc123\"\n\
+         [[allow]]\ncommand = \"make lint\"\nsession = \"other\"\n\
+         [[deny]]\ncommand = \"git push\"\nsession = \"abc123\"\n# mine\n[[allow]]\nread-only = true\n",
+    );
+    let allow = claude_says(json!({"behavior": "allow"}));
+    assert_eq!(hook(&socket, "claude-code", &claude("make lint", "/home/me/shop")).await, allow);
+
+    // Claude Code's SessionEnd, with stdin never closed (as Claude Code leaves it).
+    let end = json!({"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": "/home/me/shop",
+                     "permission_mode": "default", "hook_event_name": "SessionEnd", "reason": "prompt_input_exit"});
+    let mut c = userq(&socket);
+    c.args(["hook", "claude-code"]).stdin(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(end.to_string().as_bytes()).await.unwrap();
+    let out = finish(child).await;
+    drop(input);
+    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (Some(0), "", ""));
+
+    let kept = std::fs::read_to_string(config_dir(&socket).join("rules.toml")).unwrap();
+    assert_eq!(kept, "[[allow]]\ncommand = \"make lint\"\nsession = \"other\"\n# mine\n[[allow]]\nread-only = true\n");
+    assert_eq!(hook(&socket, "claude-code", &claude("make lint", "/home/me/shop")).await, None);
+    // Another session's rules stand.
+    let mut other = claude("make lint", "/home/me/shop");
+    other["session_id"] = json!("other");
+    assert_eq!(hook(&socket, "claude-code", &other).await, allow);
+}

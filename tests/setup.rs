@@ -480,7 +480,10 @@ async fn claude_code_gets_only_the_events_its_version_knows() {
         out.stdout
     );
     let hooks = home.json(".claude/settings.json")["hooks"].clone();
-    assert_eq!(hooks.as_object().unwrap().keys().collect::<Vec<_>>(), ["PermissionRequest", "PreToolUse"]);
+    assert_eq!(
+        hooks.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["PermissionRequest", "PreToolUse", "SessionEnd"]
+    );
     assert_eq!(hooks["PermissionRequest"][0]["hooks"][0]["command"], command.as_str());
 
     // On a fresh home, the older version never sees the event at all.
@@ -488,6 +491,11 @@ async fn claude_code_gets_only_the_events_its_version_knows() {
     older.installed("claude", "2.1.50 (Claude Code)");
     older.setup(&["claude-code"]).await;
     assert!(older.json(".claude/settings.json")["hooks"].get("Elicitation").is_none());
+    // Before SessionEnd came (1.0.85), a session's rules have no end to hear.
+    let oldest = Home::new();
+    oldest.installed("claude", "1.0.60 (Claude Code)");
+    oldest.setup(&["claude-code"]).await;
+    assert!(oldest.json(".claude/settings.json")["hooks"].get("SessionEnd").is_none());
     older.setup(&["claude-code", "--remove"]).await;
     assert!(!older.path(".claude/settings.json").exists());
 }

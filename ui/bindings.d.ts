@@ -145,6 +145,10 @@ sessionLabel: string | null,
  */
 rememberClient: string | null, 
 /**
+ * The ways to remember a permission's Allow as rules, worded.
+ */
+rememberWays: Array<WayView>, 
+/**
  * A team question's count: "You voted Approve. @hal approved. One more approval
  * needed."
  */
@@ -440,4 +444,18 @@ type Answer = { answers: Array<AnswerItem>, };
 
 type AnswerItem = { id: string, selected: Array<string>, custom?: string, };
 
-type RememberFor = "client" | "everyone";
+type RememberFor = "client" | "everyone" | { "way": number };
+
+type WayView = { 
+/**
+ * What `answer_question`'s `remember` names it by.
+ */
+way: number, 
+/**
+ * "“cargo test …” with any arguments, in ~/src/shop".
+ */
+label: string, 
+/**
+ * "would have answered 3 past questions".
+ */
+pastLabel: string | null, };

@@ -10,7 +10,15 @@
 
 /** @type {Map<string, Element[]>} */
 const pool = new Map();
-const HANDLERS = /** @type {const} */ (["onclick", "onsubmit", "oninput", "onmousedown", "onmouseup", "onkeyup"]);
+const HANDLERS = /** @type {const} */ ([
+  "onclick",
+  "onsubmit",
+  "oninput",
+  "onchange",
+  "onmousedown",
+  "onmouseup",
+  "onkeyup",
+]);
 
 /** Takes `node` and everything in it apart, into the pool. @param {Element} node */
 export function recycle(node) {

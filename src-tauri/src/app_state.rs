@@ -73,6 +73,7 @@ impl AppState {
         });
         let inbox = Inbox::new();
         inbox.keep_history(host.history.as_ref().and_then(|h| h.file()));
+        inbox.keep_rules(user_questions::paths::config_dir());
         host.service.register("desktop window", Scope::Agents, 0, Arc::new(WindowAnswerer(inbox.clone())));
         let stop = CancellationToken::new();
         let (ssh_hosts, _) = tokio::sync::watch::channel(Statuses::new());

@@ -77,7 +77,8 @@ pub fn set_deadline(state: State<'_, AppState>, choice: String) -> Result<Deadli
 }
 
 /// Answers an ask; with `remember`, the answer becomes a rule for the next asks of
-/// the same question (from this client, or from every client).
+/// the same question (from this client, or from every client), or a permission's
+/// Allow becomes the policy's rules of the way picked.
 #[tauri::command]
 pub fn answer_question(
     state: State<'_, AppState>,
@@ -86,12 +87,21 @@ pub fn answer_question(
     remember: Option<RememberFor>,
 ) -> Result<(), UiError> {
     let held = state.inbox.ask(&ask)?;
+    let view = state.inbox.get(&ask);
     let kept = remember.is_some().then(|| answer.clone());
     state.inbox.answer(&ask, answer)?;
-    if let (Some(whom), Some(path), Some(answer)) = (remember, state.history_file(), kept) {
-        user_questions_window::history::remember(&path, &held, &answer, whom, &state.text())?;
+    let text = state.text();
+    match (remember, kept) {
+        (Some(RememberFor::Way(way)), Some(answer)) => {
+            let config = user_questions::paths::config_dir();
+            user_questions_window::remember::keep_allowed(config.as_deref(), view.as_ref(), way, &answer, &text)
+        }
+        (Some(whom), Some(answer)) => match state.history_file() {
+            Some(path) => user_questions_window::history::remember(&path, &held, &answer, whom, &text).map(|_| ()),
+            None => Ok(()),
+        },
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Requests changes on a code review, with the person's comments on its lines, files

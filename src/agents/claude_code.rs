@@ -22,7 +22,7 @@ pub const AGENT: Agent = Agent {
     name: "claude-code",
     display_name: "Claude Code",
     program: "claude",
-    events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); Stop (a review of the changes, with setup --review-changes)",
+    events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); SessionEnd (a session's rules end with it); Stop (a review of the changes, with setup --review-changes)",
     setup_done: "setup-done-claude-code",
     project_settings: true,
     tested: Version(2, 1, 332),
@@ -45,6 +45,8 @@ impl Integration for ClaudeCode {
             ("PermissionRequest", json!({"hooks": [handler]})),
             ("PreToolUse", json!({"matcher": "^AskUserQuestion$", "hooks": [handler]})),
             ("Elicitation", json!({"hooks": [handler]})),
+            // The policy's rules for one session end with it.
+            ("SessionEnd", json!({"hooks": [handler]})),
         ];
         // Removal takes every hook of ours out, the review's included.
         if setup.review_changes || setup.remove {
@@ -62,9 +64,10 @@ impl Integration for ClaudeCode {
 /// The events setup writes, each with the Claude Code version that first reads it
 /// (its changelog): before 2.1.101 a settings file naming an event Claude Code does not
 /// know is refused whole with a dialog at start, and later ones warn about it.
-const SINCE: [(&str, Version); 4] = [
+const SINCE: [(&str, Version); 5] = [
     ("PreToolUse", Version(1, 0, 38)),
     ("Stop", Version(1, 0, 38)),
+    ("SessionEnd", Version(1, 0, 85)),
     ("PermissionRequest", Version(2, 0, 45)),
     ("Elicitation", Version(2, 1, 76)),
 ];

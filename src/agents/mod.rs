@@ -57,6 +57,11 @@ pub trait Integration: Sync {
     fn delivery(&self, output: Value) -> Delivery {
         Delivery::Stdout(output)
     }
+    /// The session a hook input says has ended: Claude Code's `SessionEnd` (which
+    /// Gemini CLI, Qwen Code and Factory Droid share) with its `session_id`.
+    fn session_ended(&self, hook: &HookInput) -> Option<String> {
+        (hook.event == "SessionEnd").then(|| hook.text("session_id").map(str::to_owned)).flatten()
+    }
     /// Reads the hook's stdin: Claude Code's shape (`hook_event_name`, `tool_name`,
     /// `tool_input`, `cwd`, `session_id`) unless the agent says otherwise.
     fn read(&self, input: &str) -> Result<HookInput, HookInputError> {
@@ -138,6 +143,11 @@ impl Agent {
 
     pub(crate) fn integration(self) -> &'static dyn Integration {
         self.hooks
+    }
+
+    /// The agent session this hook input says has ended, whose rules end with it.
+    pub fn session_ended(self, input: &str) -> Option<String> {
+        self.hooks.session_ended(&self.hooks.read(input).ok()?)
     }
 
     /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.
@@ -263,8 +273,16 @@ impl HookAsk {
     }
 
     /// A permission for `call`, which the policy judges first.
+    /// Its question's intent names the action, for a door that offers to remember
+    /// the answer as a rule.
     fn judged(mut self, call: &hook::call::Call) -> Self {
         self.action = call.action();
+        let intent = self.questions.first_mut().and_then(|q| q.intent.as_mut());
+        if let (Some(intent), Some(action)) = (intent, &self.action) {
+            if let Ok(value) = serde_json::to_value(action) {
+                intent.extra.insert(crate::policy::ACTION.into(), value);
+            }
+        }
         self
     }
 

@@ -13,6 +13,7 @@ pub mod annotations;
 pub mod audit;
 pub mod decider;
 pub mod journal;
+pub mod past;
 pub mod pause;
 pub mod recorder;
 pub mod rules;

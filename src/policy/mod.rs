@@ -14,6 +14,7 @@
 mod files;
 pub mod import;
 pub mod known;
+pub mod remember;
 pub mod rules;
 pub mod trust;
 pub mod words;
@@ -23,11 +24,14 @@ pub use user_questions_shell as shell;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use rules::Fit;
 pub use rules::{Origin, Rule, RulesError, Verdict, What};
 use shell::{Part, Unreadable, Word};
+
+/// The key of a permission intent's action ([`Kind`]).
+pub const ACTION: &str = "action";
 
 /// The person's rules file, in the configuration folder.
 pub const FILE: &str = "rules.toml";
@@ -43,7 +47,11 @@ pub struct Action {
     pub session: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// What an action is about. A permission question carries it as its intent's
+/// `action` (`{"command": "cargo test"}`, `{"edit": ["src/a.rs"]}`, `{"mcp":
+/// {"server": "s", "tool": "t"}}`), so a door can offer to remember the answer as a rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     Command(String),
     Read(String),
@@ -54,6 +62,13 @@ pub enum Kind {
         server: String,
         tool: String,
     },
+}
+
+impl Kind {
+    /// The action a permission question's intent names, if it names one.
+    pub fn of(intent: &crate::model::Intent) -> Option<Self> {
+        serde_json::from_value(intent.extra.get(ACTION)?.clone()).ok()
+    }
 }
 
 /// A rule as a verdict names it: how it reads and where it is kept.

@@ -337,6 +337,17 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last)
 }
 
+/// A path under the home folder as `~/…`, the way a person reads it.
+pub fn shorten_home(p: &str) -> String {
+    let home = std::env::var("HOME").unwrap_or_default();
+    match p.strip_prefix(home.trim_end_matches('/')) {
+        Some(rest) if !home.is_empty() && home != "/" && (rest.is_empty() || rest.starts_with('/')) => {
+            format!("~{rest}")
+        }
+        _ => p.to_owned(),
+    }
+}
+
 /// `~` and `~/…` as the home folder.
 pub fn expand_home(p: &str) -> String {
     let home = std::env::var("HOME").unwrap_or_default();

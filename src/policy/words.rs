@@ -3,7 +3,8 @@
 
 use user_questions_i18n::Text;
 
-use super::rules::{Origin, Rule, Verdict};
+use super::remember::{Reach, Way};
+use super::rules::{Origin, Rule, Verdict, What};
 
 /// Where it holds: "everywhere", or its project, agent and session.
 pub fn scope(rule: &Rule, text: &Text) -> String {
@@ -56,5 +57,37 @@ pub fn count(used: Option<&(i64, String)>, text: &Text) -> String {
     match used {
         Some((n, _)) => text.tr_args("rules-uses", &[("count", (*n as u64).into())]),
         None => text.tr("policy-unused"),
+    }
+}
+
+/// A way to remember an Allow: what it allows and where, "“cargo test …” with any
+/// arguments, in ~/src/shop".
+pub fn way(way: &Way, text: &Text) -> String {
+    let whats: Vec<String> = way.rules().iter().map(|r| allowed(r, text)).collect();
+    let place = match way.reach {
+        Reach::Session => text.tr("remember-in-session"),
+        Reach::Project => {
+            let project = way.entries.first().and_then(|e| e.project.as_deref()).unwrap_or_default();
+            let project = super::rules::shorten_home(project);
+            text.tr_args("remember-in-project", &[("project", (&project).into())])
+        }
+        Reach::Everywhere => text.tr("remember-everywhere"),
+    };
+    let what = whats.join(if text.tag().starts_with("zh") { "、" } else { ", " });
+    text.tr_args("remember-way", &[("what", (&what).into()), ("where", (&place).into())])
+}
+
+/// What an allow rule lets run, in the person's words.
+fn allowed(rule: &Rule, text: &Text) -> String {
+    let arg = |key, name, value: &str| text.tr_args(key, &[(name, value.into())]);
+    match &rule.what {
+        What::Command { words, exact: true } => arg("remember-command-exact", "command", &words.join(" ")),
+        What::Command { words, exact: false } => arg("remember-command-prefix", "command", &words.join(" ")),
+        What::ReadOnly => rule.what(),
+        What::Read(p) => arg("remember-read", "path", p),
+        What::Edit(p) => arg("remember-edit", "path", p),
+        What::Fetch(d) => arg("remember-fetch", "domain", d),
+        What::Mcp(t) if t.contains('/') => arg("remember-mcp-tool", "tool", t),
+        What::Mcp(s) => arg("remember-mcp-server", "server", s),
     }
 }

@@ -1,6 +1,6 @@
 //! The person's rules file, edited in place: a rule added at the end of its verdict's
 //! list, or one taken out by its place there (`allow:2`), the person's comments and
-//! layout kept (toml_edit). A file that is not TOML is an error and never overwritten,
+//! layout kept (toml_edit); or every rule of an agent session that ended. A file that is not TOML is an error and never overwritten,
 //! and nothing that would no longer read as rules is saved. `userq rules` and the
 //! window's Rules view both edit through here.
 
@@ -65,6 +65,27 @@ pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
     }
     list.remove(n - 1);
     save(&path, &doc)
+}
+
+/// Takes out every rule kept for the agent session `session` (`session = "…"`), which
+/// ends with it; how many there were. No file, or none for that session, changes nothing.
+pub fn end_session(config: &Path, session: &str) -> Result<usize, EditError> {
+    let path = path(config);
+    if !path.exists() {
+        return Ok(0);
+    }
+    let mut doc = document(&path)?;
+    let mut ended = 0;
+    for verdict in Verdict::ALL {
+        let Some(list) = doc.get_mut(verdict.key()).and_then(|i| i.as_array_of_tables_mut()) else { continue };
+        let before = list.len();
+        list.retain(|t| t.get("session").and_then(|s| s.as_str()) != Some(session));
+        ended += before - list.len();
+    }
+    if ended > 0 {
+        save(&path, &doc)?;
+    }
+    Ok(ended)
 }
 
 /// The file as a document; an empty one when there is no file yet.

@@ -1,7 +1,9 @@
 """The Rules view of the real window: the policy's rules, each with where it holds,
 whose it is and how often it decided (a decision a hook made with the rules, read from
 the history), beside the remembered answers; a rule removed from the window is gone
-from the person's rules file and decides nothing more. Shown in both languages."""
+from the person's rules file and decides nothing more. A permission's Allow is
+remembered as one of the ways offered beside it, each with how many past questions it
+would have answered. Shown in both languages."""
 
 import json
 import os
@@ -10,7 +12,7 @@ import subprocess
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import USERQ, shot, wait_for
+from conftest import USERQ, forms, picked, shot, wait_for
 
 RULES = """# mine
 [[allow]]
@@ -38,18 +40,31 @@ def texts(driver, selector):
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def hook(tmp_path, command):
+def start_hook(tmp_path, command, session="s1"):
     """Claude Code's hook, fed its PermissionRequest, with the app's folders."""
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), USERQ_DATA_DIR=str(tmp_path / "data"),
                USERQ_SOCKET=str(tmp_path / "userq.sock"), USERQ_LANG="en")
     env.pop("USERQ_CONFIG_DIR", None)
-    hook_input = {"session_id": "s1", "transcript_path": None, "cwd": str(tmp_path), "permission_mode": "default",
-                  "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+    hook_input = {"session_id": session, "transcript_path": None, "cwd": str(tmp_path),
+                  "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
                   "tool_input": {"command": command, "description": "Run it"}}
-    out = subprocess.run([str(USERQ), "hook", "claude-code"], input=json.dumps(hook_input), env=env,
-                         capture_output=True, text=True, timeout=20)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)["hookSpecificOutput"]["decision"]["behavior"]
+    p = subprocess.Popen([str(USERQ), "hook", "claude-code"], env=env, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdin.write(json.dumps(hook_input))
+    p.stdin.close()
+    return p
+
+
+def behavior(p):
+    """What the hook told Claude Code."""
+    p.wait(20)
+    out, err = p.stdout.read(), p.stderr.read()
+    assert p.returncode == 0, err
+    return json.loads(out)["hookSpecificOutput"]["decision"]["behavior"]
+
+
+def hook(tmp_path, command):
+    return behavior(start_hook(tmp_path, command))
 
 
 def test_the_rules_view_lists_the_policys_rules_with_their_uses_and_removes_one(app, tmp_path):
@@ -99,3 +114,64 @@ def test_a_mistake_in_the_rules_file_is_said_in_the_view(app, tmp_path):
     wait_for(lambda: tab(app, "rules") or app.find_element(By.ID, "rules-problem").is_displayed(), "the problem said")
     assert "[[deny]] number 1" in app.find_element(By.ID, "rules-problem").text
     assert not app.find_element(By.ID, "policy-empty").is_displayed()
+
+
+def permission_form(driver):
+    form = wait_for(lambda: forms(driver), "the permission in the window")[0]
+    return picked(driver, form)
+
+
+def test_an_allow_is_remembered_as_the_way_picked_and_decides_the_next_command(app, tmp_path):
+    rules = tmp_path / "config" / "user-questions" / "rules.toml"
+    # An earlier question, allowed once: the count of the ways that would have answered it.
+    earlier = start_hook(tmp_path, "cargo test --doc", session="earlier")
+    permission_form(app).find_element(By.CSS_SELECTOR, "button.approve").click()
+    assert behavior(earlier) == "allow"
+    wait_for(lambda: not forms(app), "the answered permission to leave")
+
+    asking = start_hook(tmp_path, "cargo test --release")
+    form = permission_form(app)
+    ways = Select(form.find_element(By.CSS_SELECTOR, "select.remember-way"))
+    shown = [o.text for o in ways.options]
+    assert shown[0] == "nothing more: allow just this once"
+    assert shown[1:3] == ["“cargo test --release” exactly, in this session only (would have answered no past question)",
+                          "“cargo test …” with any arguments, in this session only (would have answered no past question)"]
+    assert shown[4] == f"“cargo test …” with any arguments, in {tmp_path} (would have answered one past question)"
+    assert shown[6] == "“cargo test …” with any arguments, everywhere (would have answered one past question)"
+    approve = form.find_element(By.CSS_SELECTOR, "button.approve")
+    ways.select_by_index(4)
+    assert approve.text == "Allow and remember"
+    # Only this form's button changed: the earlier form's elements were reused in this
+    # one and in the side list, and none of them answers to this select.
+    assert [t.endswith("Run this command?") for t in texts(app, "#waiting button.item")] == [True]
+    shot(app, "remember-en")
+
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    form = permission_form(app)
+    wait_for(lambda: "在" in Select(form.find_element(By.CSS_SELECTOR, "select.remember-way")).options[4].text,
+             "the ways in Chinese")
+    zh = Select(form.find_element(By.CSS_SELECTOR, "select.remember-way"))
+    assert zh.options[4].text == f"“cargo test …”及任何参数，在 {tmp_path} 中 (本会回答过去的 1 个问题)"
+    zh.select_by_index(4)
+    assert form.find_element(By.CSS_SELECTOR, "button.approve").text == "允许并记住"
+    shot(app, "remember-zh-CN")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+
+    form = permission_form(app)
+    Select(form.find_element(By.CSS_SELECTOR, "select.remember-way")).select_by_index(4)
+    form.find_element(By.CSS_SELECTOR, "button.approve").click()
+    assert behavior(asking) == "allow"
+    wait_for(lambda: rules.exists(), "the rule kept")
+    assert rules.read_text() == f'[[allow]]\ncommand = "cargo test"\nproject = "{tmp_path}"\n'
+    # The next such command is the policy's: it never reaches the window.
+    assert hook(tmp_path, "cargo test --lib -- --nocapture") == "allow"
+    assert not forms(app)
+
+
+def test_a_deny_remembers_nothing_whatever_way_is_picked(app, tmp_path):
+    asking = start_hook(tmp_path, "make deploy")
+    form = permission_form(app)
+    Select(form.find_element(By.CSS_SELECTOR, "select.remember-way")).select_by_index(5)
+    form.find_element(By.CSS_SELECTOR, "button.deny").click()
+    assert behavior(asking) == "deny"
+    assert not (tmp_path / "config" / "user-questions" / "rules.toml").exists()

@@ -86,12 +86,15 @@ export async function act(form, command) {
   }
 }
 
-/** Sends the form's answer. @param {HTMLFormElement} form @param {Pick} [pick] */
-export function send(form, pick) {
+/**
+ * Sends the form's answer; `way`, a permission's way to remember an Allow, stands for
+ * the Remember box. @param {HTMLFormElement} form @param {Pick} [pick] @param {RememberFor} [way]
+ */
+export function send(form, pick, way) {
   const keep = /** @type {HTMLInputElement | null} */ (form.querySelector("input.remember"));
   const whom = /** @type {HTMLSelectElement | null} */ (form.querySelector("select.remember-for"));
   /** @type {RememberFor | null} */
-  const remember = keep && keep.checked ? (whom && whom.value === "client" ? "client" : "everyone") : null;
+  const remember = way || (keep && keep.checked ? (whom && whom.value === "client" ? "client" : "everyone") : null);
   return act(form, (ask) => commands.answerQuestion(ask, answerOf(form, pick), remember));
 }
 

@@ -626,3 +626,25 @@ review-approved = Approved.
 review-skipped = userq review: the review was skipped; no decision.
 review-interrupted = userq review: interrupted; the question was withdrawn.
 review-no-repo = not in a git repository (pipe a diff in instead)
+
+## Remembering an Allow as rules (policy::words::way)
+remember-command-exact = “{ $command }” exactly
+remember-command-prefix = “{ $command } …” with any arguments
+remember-read = reading { $path }
+remember-edit = editing { $path }
+remember-fetch = fetching from { $domain }
+remember-mcp-tool = the MCP tool { $tool }
+remember-mcp-server = every tool of the MCP server { $server }
+remember-in-session = in this session only
+remember-in-project = in { $project }
+remember-everywhere = everywhere
+remember-way = { $what }, { $where }
+remember-past = { $count ->
+        [0] would have answered no past question
+        [one] would have answered one past question
+       *[other] would have answered { $count } past questions
+    }
+window-remember-allow = Don't ask again for
+window-remember-once = nothing more: allow just this once
+window-allow-remember = Allow and remember
+window-remember-no-way = There is no way { $way } to remember this answer by.

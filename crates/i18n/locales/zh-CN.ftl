@@ -575,3 +575,21 @@ review-approved = 已批准。
 review-skipped = userq review：审阅被跳过；没有决定。
 review-interrupted = userq review：已中断；问题已撤回。
 review-no-repo = 不在 git 仓库中（也可以通过管道传入 diff）
+
+## Remembering an Allow as rules (policy::words::way)
+remember-command-exact = 仅“{ $command }”本身
+remember-command-prefix = “{ $command } …”及任何参数
+remember-read = 读取 { $path }
+remember-edit = 编辑 { $path }
+remember-fetch = 从 { $domain } 获取
+remember-mcp-tool = MCP 工具 { $tool }
+remember-mcp-server = MCP 服务器 { $server } 的所有工具
+remember-in-session = 仅限本会话
+remember-in-project = 在 { $project } 中
+remember-everywhere = 所有地方
+remember-way = { $what }，{ $where }
+remember-past = 本会回答过去的 { $count } 个问题
+window-remember-allow = 不再询问
+window-remember-once = 不记住：仅允许这一次
+window-allow-remember = 允许并记住
+window-remember-no-way = 没有第 { $way } 种记住这个回答的方式。

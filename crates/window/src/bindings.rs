@@ -14,6 +14,7 @@ use crate::list::{GroupView, ListView, ListedAsk};
 use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::matrix::{MatrixView, MemberView};
 use crate::page::{HistoryProblem, Status, UiText};
+use crate::remember::WayView;
 use crate::revision::Revision;
 use crate::rules::{PolicyRuleView, RuleId, RulesView};
 use user_questions::history::store::Rule;
@@ -80,6 +81,7 @@ fn declarations() -> String {
         Answer::decl(),
         AnswerItem::decl(),
         RememberFor::decl(),
+        WayView::decl(),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by crates/window/src/bindings.rs (ts-rs): do not edit.\n\

@@ -147,7 +147,8 @@ pub fn remove_rule(path: &Path, id: i64, text: &Text) -> Result<(), UiError> {
     }
 }
 
-/// Whom a remembered answer is for.
+/// What to remember: the answer, for whom; or, for a permission, an Allow as the
+/// rules of one of the ways offered ([`crate::remember`]), by its number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -156,6 +157,8 @@ pub enum RememberFor {
     Client,
     /// Asks from every client.
     Everyone,
+    /// The policy's rules of this way.
+    Way(usize),
 }
 
 /// Whether an ask's answer can be remembered: one single-select question with
@@ -192,6 +195,7 @@ pub fn remember(
     let client = match whom {
         RememberFor::Client => ask.client().map(str::to_owned),
         RememberFor::Everyone => None,
+        RememberFor::Way(_) => return Ok(None),
     };
     let conn = user_questions::history::open_for_writing(path).map_err(failed(text))?;
     store::add_rule(&conn, &q.question, label, client.as_deref(), q.detail.as_deref()).map(Some).map_err(failed(text))

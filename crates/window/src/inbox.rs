@@ -109,6 +109,10 @@ pub struct AskView {
     pub can_remember: bool,
     /// A plan review's changes since the last version of the same session's plan.
     pub revision: Option<crate::revision::Revision>,
+    /// The ways to remember a permission's Allow as rules, with their counts.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub ways: Vec<crate::remember::Offered>,
     /// A code review's files, read from its diff.
     #[cfg_attr(test, ts(type = "Array<ChangedFile> | null"))]
     pub review: Option<Vec<diff::File>>,
@@ -133,6 +137,8 @@ pub struct Inbox {
     version: watch::Sender<u64>,
     /// The history file, where earlier versions of a plan are found.
     history: Mutex<Option<std::path::PathBuf>>,
+    /// The configuration folder, whose rules the ways to remember an Allow build on.
+    config: Mutex<Option<std::path::PathBuf>>,
 }
 
 fn view_of(ask: &Ask) -> AskView {
@@ -176,6 +182,7 @@ fn view_of(ask: &Ask) -> AskView {
         questions,
         can_remember: crate::history::can_remember(ask),
         revision: None,
+        ways: Vec::new(),
         review: (presentation == Presentation::CodeReview)
             .then(|| request.questions.first().and_then(review::diff_of).map(diff::parse))
             .flatten(),
@@ -202,12 +209,23 @@ impl Inbox {
         *self.history.lock().unwrap() = path;
     }
 
+    /// Where the person's rules are, which a permission's Allow may be remembered in.
+    pub fn keep_rules(&self, config: Option<std::path::PathBuf>) {
+        *self.config.lock().unwrap() = config;
+    }
+
     fn add(self: &Arc<Self>, ask: &Ask) -> Holding {
         let seq = ask.order();
         let mut view = view_of(ask);
+        let history = self.history.lock().unwrap().clone();
         if view.presentation == Presentation::PlanReview {
-            let history = self.history.lock().unwrap().clone();
-            view.revision = history.and_then(|h| crate::revision::previous(&h, ask.request()));
+            view.revision = history.as_ref().and_then(|h| crate::revision::previous(h, ask.request()));
+        }
+        let config = self.config.lock().unwrap().clone();
+        if let (Presentation::Permission, Some(config)) = (view.presentation, config) {
+            view.ways = crate::remember::offered(ask, &config, history.as_deref());
+            // The ways replace remembering the exact question.
+            view.can_remember &= view.ways.is_empty();
         }
         self.entries.lock().unwrap().insert(seq, Entry { ask: ask.clone(), view });
         self.changed();

@@ -17,6 +17,7 @@ pub mod matrix;
 pub mod notice;
 pub mod page;
 pub mod pictures;
+pub mod remember;
 pub mod revision;
 pub mod rules;
 pub mod settings;

@@ -37,6 +37,8 @@ pub struct ListedAsk {
     /// "for Claude Code": whom a remembered answer would be for, when the asking
     /// client is named.
     pub remember_client: Option<String>,
+    /// The ways to remember a permission's Allow as rules, worded.
+    pub remember_ways: Vec<crate::remember::WayView>,
     /// A team question's count: "You voted Approve. @hal approved. One more approval
     /// needed."
     pub team: Option<String>,
@@ -132,7 +134,8 @@ impl ListView {
             let remember_client =
                 view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
             let team = view.progress.as_ref().map(|p| wording::progress(&shown_votes(p, &view), text));
-            asks.push(ListedAsk { view, group: key, session_label, remember_client, team });
+            let remember_ways = crate::remember::views(&view.ways, text);
+            asks.push(ListedAsk { view, group: key, session_label, remember_client, remember_ways, team });
         }
         for g in &mut groups {
             g.count_label = text.tr_args("window-group-count", &[("count", g.count.into())]);
@@ -167,6 +170,7 @@ mod tests {
             draft: None,
             can_remember: false,
             revision: None,
+            ways: Vec::new(),
             review: None,
             progress: None,
         }

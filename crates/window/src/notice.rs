@@ -150,6 +150,7 @@ mod tests {
             draft: None,
             can_remember: false,
             revision: None,
+            ways: Vec::new(),
             review: None,
             progress: None,
         }

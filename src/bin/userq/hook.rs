@@ -27,9 +27,13 @@ use user_questions::ErrorCode;
 
 pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     let name = format!("userq hook {}", agent.name);
-    let mut input = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-        return unreadable(agent, &name, &format!("cannot read the hook input: {e}"));
+    let input = match read_input(std::io::stdin().lock()) {
+        Ok(input) => input,
+        Err(e) => return unreadable(agent, &name, &format!("cannot read the hook input: {e}")),
+    };
+    if let Some(session) = agent.session_ended(&input) {
+        end_session(&name, &session);
+        return ExitCode::SUCCESS;
     }
     let ask = match agent.ask_from(&input, crate::tr()) {
         Ok(Some(ask)) => ask,
@@ -113,6 +117,39 @@ fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json
             Ok(output)
         }
         Next::Again(again) => Err(Box::new(again)),
+    }
+}
+
+/// The hook input: one JSON value, read up to its last byte, as an agent may leave
+/// stdin open after writing it (Claude Code at its SessionEnd); what is not JSON is
+/// read to the end, for the agent's reader to say what is wrong with it.
+fn read_input(stdin: impl Read) -> std::io::Result<String> {
+    /// A reader that keeps what it read.
+    struct Kept<R> {
+        inner: R,
+        seen: Vec<u8>,
+    }
+    impl<R: Read> Read for Kept<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.seen.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+    }
+    let mut kept = Kept { inner: std::io::BufReader::new(stdin), seen: Vec::new() };
+    let one = serde_json::Deserializer::from_reader(&mut kept).into_iter::<serde::de::IgnoredAny>().next();
+    if !matches!(one, Some(Ok(_))) {
+        kept.inner.read_to_end(&mut kept.seen)?;
+    }
+    String::from_utf8(kept.seen).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// The rules kept for an agent session end with it: taken out of the person's rules
+/// file. A file that cannot be changed is said on stderr; the agent reads nothing.
+fn end_session(name: &str, session: &str) {
+    let Some(config) = user_questions::paths::config_dir() else { return };
+    if let Err(e) = user_questions::policy::yours::end_session(&config, session) {
+        eprintln!("{name}: the rules of session {session} cannot be taken out: {e}");
     }
 }
 

@@ -4,7 +4,6 @@
 //! answers to ordinary questions (in the history), listed together; `why` says what
 //! the policy decides about a command, part by part.
 
-use std::collections::hash_map::{Entry as Slot, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -14,7 +13,6 @@ use user_questions::history::store;
 use user_questions::paths;
 use user_questions::policy::rules::{self, Entry};
 use user_questions::policy::{import, trust, words, yours, Action, By, Kind, Policy, Source, Verdict};
-use user_questions::review::shown;
 
 use crate::history::{remembered, Remembered};
 use crate::tr;
@@ -207,43 +205,12 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
     }
 }
 
-/// How many past permission questions for a command in the history the rules in
-/// force did not decide and `rule` would have; `None` when there is no history.
+/// How many past permission questions the rules in force did not decide and `rule`
+/// would have; `None` when there is no history.
 fn past_decided(rule: rules::Rule) -> Option<usize> {
-    let conn = history_here()?;
-    let entries = user_questions::history::store::list(&conn, &Default::default()).ok()?;
-    // The rules in force, read once per folder the questions came from.
-    let mut policies: HashMap<Option<PathBuf>, Policy> = HashMap::new();
-    let mut count = 0;
-    for e in entries {
-        let Some(q) = e.request["questions"].as_array().and_then(|qs| qs.first()) else { continue };
-        if q["intent"]["kind"] != "permission" {
-            continue;
-        }
-        let Some(command) = q["detail"].as_str().and_then(|d| shown::unfenced("sh", d)) else { continue };
-        let context = e.context.as_ref().or(e.request.get("context"));
-        let text = |k: &str| context.and_then(|c| c[k].as_str()).map(str::to_owned);
-        let agent = text("source").and_then(|s| Agent::ALL.into_iter().find(|a| a.display_name == s)).map(|a| a.name);
-        let cwd = text("project").map(PathBuf::from);
-        let action = Action {
-            kind: Kind::Command(command),
-            cwd: cwd.clone(),
-            agent: agent.map(str::to_owned),
-            session: text("session"),
-        };
-        let policy = match policies.entry(cwd.clone()) {
-            Slot::Occupied(known) => known.into_mut(),
-            Slot::Vacant(new) => new.insert(Policy::here(cwd.as_deref()).ok()?),
-        };
-        if policy.decide(&action).decision != Verdict::Ask {
-            continue;
-        }
-        policy.rules.push(rule.clone());
-        let decided = policy.decide(&action).decision != Verdict::Ask;
-        policy.rules.pop();
-        count += usize::from(decided);
-    }
-    Some(count)
+    let (conn, config) = (history_here()?, paths::config_dir()?);
+    let counts = user_questions::history::past::would_have_decided(&conn, &config, &[vec![rule]], None).ok()?;
+    counts.first().copied()
 }
 
 /// This person's history, when there is any, to read.

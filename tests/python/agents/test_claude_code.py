@@ -138,6 +138,23 @@ def test_a_project_rules_file_allows_only_once_trusted(agent, sock):
     assert (agent.work / "made.txt").exists()
 
 
+def test_a_sessions_rules_allow_in_it_and_end_with_it(agent, sock):
+    agent.setup("claude-code")
+    session = "5b0c7a52-9f1e-4d3a-8c6b-2e7f1a9d4c30"
+    agent.rules("allow", "touch", "--session", session)
+    agent.rules("allow", "--read-only")
+    step = tool("Bash", {"command": "touch made.txt", "description": "Make a file"})
+    model = Anthropic([step, text("ok")])
+    # Nobody answers on the socket: only the session's rule can let it run.
+    argv, env = claude(agent, model, "-p", "make", "--session-id", session, "--output-format", "json")
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stderr
+    assert (agent.work / "made.txt").exists()
+    # Claude Code's SessionEnd took the session's rule out as the session ended.
+    listed = [json.loads(line) for line in agent.rules("list", "--json").splitlines()]
+    assert [r["rule"] for r in listed] == ["allow read-only"], listed
+
+
 def stream(agent, model, mode):
     argv, env = claude(agent, model, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
                        "--verbose", "--permission-prompt-tool", "stdio", "--permission-mode", mode)

@@ -1,0 +1,70 @@
+//! What rules not yet kept would have done: how many past permission questions the
+//! rules in force left to the person that they would have decided. `userq rules …
+//! --dry-run` and the window's ways to remember an Allow say it before anything is
+//! saved. A past question's action is its intent's `action`, or, for one asked before
+//! questions carried it, the command in its detail's `sh` block.
+
+use std::collections::hash_map::{Entry as Slot, HashMap};
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+
+use super::store::{self, Query};
+use crate::agents::Agent;
+use crate::model::Intent;
+use crate::policy::{Action, Kind, Policy, Rule, Verdict, ACTION};
+use crate::review::shown;
+
+/// For each set of `candidates`, how many of the last `limit` asks (every ask when
+/// `None`) were permission questions the rules in force (from `config`) left to the
+/// person and that set, added, would have decided. A folder whose rules cannot be
+/// read counts none of its questions.
+pub fn would_have_decided(
+    conn: &Connection,
+    config: &Path,
+    candidates: &[Vec<Rule>],
+    limit: Option<u64>,
+) -> rusqlite::Result<Vec<usize>> {
+    let entries = store::list(conn, &Query { limit, ..Query::default() })?;
+    // The rules in force, read once per folder the questions came from.
+    let mut policies: HashMap<Option<PathBuf>, Option<Policy>> = HashMap::new();
+    let mut counts = vec![0; candidates.len()];
+    for action in entries.iter().filter_map(action_of) {
+        let policy = match policies.entry(action.cwd.clone()) {
+            Slot::Occupied(known) => known.into_mut(),
+            Slot::Vacant(new) => new.insert(Policy::load(config, action.cwd.as_deref()).ok()),
+        };
+        let Some(policy) = policy else { continue };
+        if policy.decide(&action).decision != Verdict::Ask {
+            continue;
+        }
+        let kept = policy.rules.len();
+        for (count, rules) in counts.iter_mut().zip(candidates) {
+            policy.rules.extend(rules.iter().cloned());
+            *count += usize::from(policy.decide(&action).decision != Verdict::Ask);
+            policy.rules.truncate(kept);
+        }
+    }
+    Ok(counts)
+}
+
+/// The action a past permission question was about, where and by whom.
+fn action_of(e: &store::Entry) -> Option<Action> {
+    let q = e.request["questions"].as_array().and_then(|qs| qs.first())?;
+    if q["intent"]["kind"] != Intent::PERMISSION {
+        return None;
+    }
+    let kind = match serde_json::from_value::<Kind>(q["intent"][ACTION].clone()) {
+        Ok(kind) => kind,
+        Err(_) => Kind::Command(q["detail"].as_str().and_then(|d| shown::unfenced("sh", d))?),
+    };
+    let context = e.context.as_ref().or(e.request.get("context"));
+    let text = |k: &str| context.and_then(|c| c[k].as_str()).map(str::to_owned);
+    let agent = text("source").and_then(|s| Agent::ALL.into_iter().find(|a| a.display_name == s));
+    Some(Action {
+        kind,
+        cwd: text("project").map(PathBuf::from),
+        agent: agent.map(|a| a.name.to_owned()),
+        session: text("session"),
+    })
+}
