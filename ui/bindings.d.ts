@@ -280,14 +280,40 @@ usesLabel: string,
  */
 lastUsedAt: string | null, 
 /**
- * Whether it is in your own file, where the window can remove it (a project's
- * file is the project's).
+ * Whether it is in your own file, where the window can remove and edit it (a
+ * project's file is the project's).
  */
-removable: boolean, };
+removable: boolean, 
+/**
+ * The rule's entry as its file holds it (`command = "cargo test"`), to edit.
+ */
+entry: string, };
 
 type RulesView = { policy: Array<PolicyRuleView>, remembered: Array<RuleView>, 
 /**
  * Why the rules decide nothing now (a mistake in the file), in the person's words.
+ */
+problem: string | null, 
+/**
+ * The projects' own rules files above the folders agents asked from.
+ */
+projects: Array<ProjectView>, };
+
+type ProjectView = { 
+/**
+ * The file, as `trust_project` names it.
+ */
+file: string, 
+/**
+ * Its rules apply.
+ */
+trusted: boolean, 
+/**
+ * "Trusted", or why its rules decide nothing.
+ */
+statusLabel: string, rules: Array<PolicyRuleView>, 
+/**
+ * What is wrong with the file, when its rules cannot be read.
  */
 problem: string | null, };
 

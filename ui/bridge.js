@@ -51,6 +51,10 @@ export const commands = Object.freeze({
   listRules: () => invoke("list_rules"),
   /** A remembered answer by its number, a rule by its place (`allow:2`). @param {RuleId} id @returns {Promise<void>} */
   removeRule: (id) => invoke("remove_rule", { id }),
+  /** Your rule `id` (`allow:2`) in place, as `entry`'s TOML says. @param {RuleId} id @param {string} entry @returns {Promise<void>} */
+  editRule: (id, entry) => invoke("edit_rule", { id, entry }),
+  /** A project's `.userq/rules.toml` trusted as it is now. @param {string} file @returns {Promise<void>} */
+  trustProject: (file) => invoke("trust_project", { file }),
   /** @returns {Promise<MachinesView>} */
   relayStatus: () => invoke("relay_status"),
   /** @returns {Promise<InviteView>} */

@@ -1,7 +1,7 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 23] = [
+pub const COMMAND_NAMES: [&str; 25] = [
     "list_questions",
     "answer_question",
     "request_changes",
@@ -19,6 +19,8 @@ pub const COMMAND_NAMES: [&str; 23] = [
     "history_page",
     "list_rules",
     "remove_rule",
+    "edit_rule",
+    "trust_project",
     "relay_status",
     "relay_invite",
     "matrix_status",

@@ -2,6 +2,8 @@
 //! hide itself, read its words and switch the language. Errors come back as
 //! `{code, message}`.
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 use tauri::{AppHandle, Emitter, Runtime, State};
 
@@ -151,11 +153,27 @@ pub fn history_page(
     user_questions_window::history::page(&path, search.filter(|s| !s.trim().is_empty()), before, &state.text())
 }
 
-/// The Rules view: the policy's rules and the remembered answers.
+/// The Rules view: the policy's rules, the remembered answers, and the projects' own
+/// rules files above the folders agents ask from.
 #[tauri::command]
 pub fn list_rules(state: State<'_, AppState>) -> Result<RulesView, UiError> {
     let config = user_questions::paths::config_dir();
-    user_questions_window::rules::view(config.as_deref(), state.history_file().as_deref(), &state.text())
+    let asking = state.inbox.list().into_iter().filter_map(|a| a.context?.project.map(PathBuf::from)).collect();
+    user_questions_window::rules::view(config.as_deref(), state.history_file().as_deref(), asking, &state.text())
+}
+
+/// Your rule `id` (`allow:2`) in place, as `entry` (its fields as TOML) says.
+#[tauri::command]
+pub fn edit_rule(state: State<'_, AppState>, id: RuleId, entry: String) -> Result<(), UiError> {
+    let config = user_questions::paths::config_dir();
+    user_questions_window::rules::edit(config.as_deref(), &id, &entry, &state.text())
+}
+
+/// Trusts a project's `.userq/rules.toml` as it is now, so its rules apply.
+#[tauri::command]
+pub fn trust_project(state: State<'_, AppState>, file: String) -> Result<(), UiError> {
+    let config = user_questions::paths::config_dir();
+    user_questions_window::rules::trust(config.as_deref(), &file, &state.text())
 }
 
 #[tauri::command]

@@ -126,6 +126,8 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::history_page,
             commands::list_rules,
             commands::remove_rule,
+            commands::edit_rule,
+            commands::trust_project,
             commands::relay_status,
             commands::matrix_status,
             commands::relay_invite,

@@ -92,14 +92,17 @@ fn the_whole_app_runs_under_the_mock_runtime() {
             continue; // it hides the window this test speaks through
         }
         let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": [],
-                "choice": "Revise", "annotations": [], "general": "", "name": "no-such-agent", "connect": false});
+                "choice": "Revise", "annotations": [], "general": "", "name": "no-such-agent", "connect": false,
+                "entry": "", "file": "/nowhere/.userq/rules.toml"});
         if let Err(e) = invoke(&window, name, args) {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
             let expected = match name {
                 "set_language" => "BAD_LANGUAGE",
                 // "Revise" is not a duration.
                 "set_deadline" => "BAD_REQUEST",
-                "remove_rule" => "NO_SUCH_RULE",
+                "remove_rule" | "edit_rule" => "NO_SUCH_RULE",
+                // Not a project's file that can be read.
+                "trust_project" => "BAD_REQUEST",
                 // Its body is JSON here, not a picture's bytes.
                 "save_picture" => "BAD_PICTURE",
                 // This machine is in no circle.

@@ -2,7 +2,8 @@
 //! rules in force left to the person that they would have decided. `userq rules …
 //! --dry-run` and the window's ways to remember an Allow say it before anything is
 //! saved. A past question's action is its intent's `action`, or, for one asked before
-//! questions carried it, the command in its detail's `sh` block.
+//! questions carried it, the command in its detail's `sh` block. The folders past
+//! questions came from are where a door looks for projects' own rules files.
 
 use std::collections::hash_map::{Entry as Slot, HashMap};
 use std::path::{Path, PathBuf};
@@ -67,4 +68,18 @@ fn action_of(e: &store::Entry) -> Option<Action> {
         agent: agent.map(|a| a.name.to_owned()),
         session: text("session"),
     })
+}
+
+/// The folders the last `limit` asks came from (their context's `project`), newest
+/// first, each once.
+pub fn folders(conn: &Connection, limit: u64) -> rusqlite::Result<Vec<PathBuf>> {
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for e in store::list(conn, &Query { limit: Some(limit), ..Query::default() })? {
+        let context = e.context.as_ref().or(e.request.get("context"));
+        let Some(folder) = context.and_then(|c| c["project"].as_str()).map(PathBuf::from) else { continue };
+        if !folders.contains(&folder) {
+            folders.push(folder);
+        }
+    }
+    Ok(folders)
 }

@@ -176,6 +176,16 @@ pub fn parse(text: &str, path: &Path, origin: &Origin) -> Result<Vec<Rule>, Rule
 }
 
 impl Entry {
+    /// The entry as its file holds it: `command = "cargo test"`, one field a line.
+    pub fn to_toml(&self) -> String {
+        toml_edit::ser::to_string(self).unwrap_or_default()
+    }
+
+    /// An entry written so; `Err`: what is wrong with it.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        toml_edit::de::from_str(text).map_err(|e| e.to_string())
+    }
+
     /// The rule this entry says; `Err`: what is wrong with it.
     pub fn rule(self, verdict: Verdict, origin: &Origin, number: usize) -> Result<Rule, String> {
         let mut whats = Vec::new();

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 use toml_edit::DocumentMut;
 
+use super::rules::{self, Origin, Rule, RulesError};
 use crate::paths::{self, Access};
 
 /// Where a project keeps its rules, under its folder.
@@ -57,4 +58,37 @@ pub fn trust(config: &Path, file: &Path) -> std::io::Result<String> {
     doc[&file.display().to_string()] = toml_edit::value(h.clone());
     paths::write(&config.join(STORE), doc.to_string().as_bytes(), Access::Private)?;
     Ok(h)
+}
+
+/// A project's rules file as a door shows it: whether it applies, and its rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProjectFile {
+    pub file: PathBuf,
+    pub trust: Trust,
+    /// Its rules, or what is wrong with the file.
+    pub rules: Result<Vec<Rule>, RulesError>,
+}
+
+impl ProjectFile {
+    /// The file at `file`, as it is now; `None` when it cannot be read.
+    pub fn read(config: &Path, file: &Path) -> Option<Self> {
+        let content = std::fs::read(file).ok()?;
+        let trust = status(config, file, &content);
+        let rules = rules::parse(&String::from_utf8_lossy(&content), file, &Origin::Project(file.to_path_buf()));
+        Some(Self { file: file.to_path_buf(), trust, rules })
+    }
+}
+
+/// The project rules files at or above each of `folders`, each once, in the order
+/// their folders come.
+pub fn project_files(config: &Path, folders: impl IntoIterator<Item = PathBuf>) -> Vec<ProjectFile> {
+    let mut found: Vec<ProjectFile> = Vec::new();
+    for folder in folders {
+        let Some(file) = find(&folder) else { continue };
+        if found.iter().any(|f| f.file == file) {
+            continue;
+        }
+        found.extend(ProjectFile::read(config, &file));
+    }
+    found
 }

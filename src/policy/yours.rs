@@ -52,11 +52,7 @@ pub fn add(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, Ed
 /// Takes out the rule `id` names: `allow:2` is the second `[[allow]]`.
 pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
     let no_such = || EditError::NoSuch(id.to_owned());
-    let (key, n) = id.split_once(':').ok_or_else(no_such)?;
-    let n: usize = n.parse().map_err(|_| no_such())?;
-    if !Verdict::ALL.iter().any(|v| v.key() == key) {
-        return Err(no_such());
-    }
+    let (key, n) = place(id)?;
     let path = path(config);
     let mut doc = document(&path)?;
     let list = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(no_such)?;
@@ -64,6 +60,22 @@ pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
         return Err(no_such());
     }
     list.remove(n - 1);
+    save(&path, &doc)
+}
+
+/// Puts `entry` in the place of the rule `id` names (`allow:2`), keeping its place and
+/// the comments around it.
+pub fn replace(config: &Path, id: &str, entry: &Entry) -> Result<(), EditError> {
+    let (key, n) = place(id)?;
+    let path = path(config);
+    let mut doc = document(&path)?;
+    let unusable = |error: String| EditError::Unusable { path: path.clone(), error };
+    let table = toml_edit::ser::to_document(entry).map_err(|e| unusable(e.to_string()))?.as_table().clone();
+    let list = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(|| EditError::NoSuch(id.into()))?;
+    let old = list.get_mut(n - 1).ok_or_else(|| EditError::NoSuch(id.into()))?;
+    let decor = old.decor().clone();
+    *old = table;
+    *old.decor_mut() = decor;
     save(&path, &doc)
 }
 
@@ -86,6 +98,17 @@ pub fn end_session(config: &Path, session: &str) -> Result<usize, EditError> {
         save(&path, &doc)?;
     }
     Ok(ended)
+}
+
+/// The verdict's key and the number (from 1) a place such as `allow:2` names.
+fn place(id: &str) -> Result<(&str, usize), EditError> {
+    let no_such = || EditError::NoSuch(id.to_owned());
+    let (key, n) = id.split_once(':').ok_or_else(no_such)?;
+    let n: usize = n.parse().map_err(|_| no_such())?;
+    if n == 0 || !Verdict::ALL.iter().any(|v| v.key() == key) {
+        return Err(no_such());
+    }
+    Ok((key, n))
 }
 
 /// The file as a document; an empty one when there is no file yet.

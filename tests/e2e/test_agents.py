@@ -77,7 +77,7 @@ def test_an_agent_is_connected_from_the_window_as_setup_connects_it(app, tmp_pat
              "Claude Code connected")
     written = settings.read_text()
     hooks = json.loads(written)["hooks"]
-    assert sorted(hooks) == ["Elicitation", "PermissionRequest", "PreToolUse"]
+    assert sorted(hooks) == ["Elicitation", "PermissionRequest", "PreToolUse", "SessionEnd"]
     assert hooks["PermissionRequest"][0]["hooks"][0]["command"] == f"{USERQ.resolve()} hook claude-code"
     assert "nothing to change" in setup_says(tmp_path), "the window made exactly setup's change"
     assert settings.read_text() == written

@@ -40,12 +40,12 @@ def texts(driver, selector):
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def start_hook(tmp_path, command, session="s1"):
+def start_hook(tmp_path, command, session="s1", cwd=None):
     """Claude Code's hook, fed its PermissionRequest, with the app's folders."""
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), USERQ_DATA_DIR=str(tmp_path / "data"),
                USERQ_SOCKET=str(tmp_path / "userq.sock"), USERQ_LANG="en")
     env.pop("USERQ_CONFIG_DIR", None)
-    hook_input = {"session_id": session, "transcript_path": None, "cwd": str(tmp_path),
+    hook_input = {"session_id": session, "transcript_path": None, "cwd": str(cwd or tmp_path),
                   "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
                   "tool_input": {"command": command, "description": "Run it"}}
     p = subprocess.Popen([str(USERQ), "hook", "claude-code"], env=env, stdin=subprocess.PIPE,
@@ -175,3 +175,69 @@ def test_a_deny_remembers_nothing_whatever_way_is_picked(app, tmp_path):
     form.find_element(By.CSS_SELECTOR, "button.deny").click()
     assert behavior(asking) == "deny"
     assert not (tmp_path / "config" / "user-questions" / "rules.toml").exists()
+
+
+def typed(driver, area, text):
+    """`text` in a text area, as typed (WebKitWebDriver's keys lose a newline there)."""
+    driver.execute_script("arguments[0].value = arguments[1];"
+                          "arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", area, text)
+
+
+def test_a_rule_of_yours_is_edited_in_its_row(app, tmp_path):
+    rules = tmp_path / "config" / "user-questions" / "rules.toml"
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text(RULES)
+    wait_for(lambda: tab(app, "rules") or len(texts(app, "#policy-list .text")) == 4, "the rules listed")
+    app.find_elements(By.CSS_SELECTOR, "#policy-list button.edit")[0].click()
+    entry = app.find_element(By.CSS_SELECTOR, "#policy-list textarea.entry")
+    assert entry.get_attribute("value") == 'command = "cargo test"\n'
+    typed(app, entry, 'command = "cargo test --lib"\nreason = 3')
+    app.find_element(By.CSS_SELECTOR, "#policy-list button.approve").click()
+    error = app.find_element(By.CSS_SELECTOR, "#policy-list .error")
+    wait_for(lambda: error.text.startswith("Not saved:"), "the mistake said")
+    assert rules.read_text() == RULES, "nothing saved"
+    typed(app, entry, 'command = "cargo test --lib"\nagent = "codex"')
+    app.find_element(By.CSS_SELECTOR, "#policy-list button.approve").click()
+    wait_for(lambda: texts(app, "#policy-list .text code")[:1] == ["cargo test --lib"], "the rule edited")
+    assert texts(app, "#policy-list .scope")[0] == "codex"
+    assert rules.read_text().startswith('# mine\n[[allow]]\ncommand = "cargo test --lib"\nagent = "codex"\n')
+
+
+def test_a_projects_file_waits_for_trust_and_is_trusted_from_the_view(app, tmp_path):
+    project = tmp_path / "shop"
+    (project / ".userq").mkdir(parents=True)
+    file = project / ".userq" / "rules.toml"
+    file.write_text('[[allow]]\ncommand = "make test"\n')
+    # Untrusted, its rule decides nothing: the person is asked, from that project.
+    asking = start_hook(tmp_path, "make test", cwd=project / "src")
+    permission_form(app)
+    tab(app, "rules")
+    wait_for(lambda: texts(app, "#projects-list > li > .text code") == [str(file)], "the project's file listed")
+    assert app.find_element(By.ID, "projects-title").is_displayed()
+    status = app.find_element(By.CSS_SELECTOR, "#projects-list .status span")
+    assert status.text.startswith("Not trusted"), status.text
+    assert texts(app, "#projects-list .rules-list .text code") == ["make test"]
+    shot(app, "rules-project-en")
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    tab(app, "history")
+    tab(app, "rules")
+    wait_for(lambda: texts(app, "#projects-list .status span")[0].startswith("未信任"), "the project in Chinese")
+    shot(app, "rules-project-zh-CN")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+    tab(app, "history")
+    tab(app, "rules")
+    wait_for(lambda: texts(app, "#projects-list .status span")[0].startswith("Not trusted"), "the project in English")
+    app.find_element(By.CSS_SELECTOR, "#projects-list button.approve").click()
+    wait_for(lambda: texts(app, "#projects-list .status span")[0].startswith("Trusted"), "the file trusted")
+    assert not app.find_elements(By.CSS_SELECTOR, "#projects-list button.approve")
+    tab(app, "questions")
+    form = permission_form(app)
+    form.find_element(By.CSS_SELECTOR, "button.deny").click()
+    assert behavior(asking) == "deny"
+    # Trusted: the same command from the project is the policy's to allow.
+    assert behavior(start_hook(tmp_path, "make test", cwd=project)) == "allow"
+    # Changed since: it waits again, and the view says so.
+    file.write_text('[[allow]]\ncommand = "make"\n')
+    tab(app, "history")
+    tab(app, "rules")
+    wait_for(lambda: texts(app, "#projects-list .status span")[0].startswith("Changed since"), "the change said")

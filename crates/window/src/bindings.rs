@@ -16,7 +16,7 @@ use crate::matrix::{MatrixView, MemberView};
 use crate::page::{HistoryProblem, Status, UiText};
 use crate::remember::WayView;
 use crate::revision::Revision;
-use crate::rules::{PolicyRuleView, RuleId, RulesView};
+use crate::rules::{PolicyRuleView, ProjectView, RuleId, RulesView};
 use user_questions::history::store::Rule;
 use user_questions::model::{Answer, AnswerItem, Context, ErrorCode, Intent, QuestionOption};
 use user_questions::review::diff::{Change, File, Hunk, Line};
@@ -60,6 +60,7 @@ fn declarations() -> String {
         RuleView::decl(),
         PolicyRuleView::decl(),
         RulesView::decl(),
+        ProjectView::decl(),
         RuleId::decl(),
         MachineView::decl(),
         MachinesView::decl(),
