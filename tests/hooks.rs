@@ -877,3 +877,79 @@ async fn no_decision_comes_quickly_enough_for_the_agent_to_take_over() {
     assert_eq!(out.code, Some(0));
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
 }
+
+/// Several permission requests of several agents answered at once in a terminal,
+/// wherever they are held (here by a window-like answerer): each one named gets its
+/// answer and its holder takes it down, the one not named keeps waiting, the history
+/// says the terminal decided, and nothing is remembered. A batch with one id that is
+/// not a pending permission sends nothing at all.
+#[tokio::test]
+async fn several_permissions_are_answered_at_once_from_a_terminal() {
+    let (_d, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut window = answerer(&socket, json!("any")).await;
+    let (mut hooks, mut ids) = (Vec::new(), Vec::new());
+    for (session, cwd, command) in
+        [("s1", "/home/me/shop", "make a"), ("s2", "/home/me/api", "make b"), ("s3", "/x", "make c")]
+    {
+        let mut input = bash_request();
+        input["session_id"] = json!(session);
+        input["cwd"] = json!(cwd);
+        input["tool_input"]["command"] = json!(command);
+        hooks.push(hook(&socket, "claude-code", &input).await);
+        ids.push(hold(&mut window).await["params"]["ask"].as_str().unwrap().to_owned());
+    }
+    let mut asker = Peer::connect(&socket).await;
+    asker.call("initialize", json!({"protocolVersion": 1, "client": {"name": "t", "version": "1"}})).await;
+    asker.start("ask", json!({"questions": [question("plain")]})).await;
+    let plain = hold(&mut window).await["params"]["ask"].as_str().unwrap().to_owned();
+    let answer_cli = |args: Vec<String>| {
+        let mut c = userq(&socket);
+        c.arg("answer").args(args);
+        async move { finish(c.spawn().unwrap()).await }
+    };
+
+    // Nothing is sent when one id is not a pending permission, or is named twice.
+    for (args, why) in [
+        (vec!["--allow".into(), ids[0].clone(), plain.clone()], format!("{plain} is not a permission request")),
+        (vec!["--allow".into(), ids[0].clone(), "a999".into()], "a999 is not a pending question".into()),
+        (vec!["--allow".into(), ids[0].clone(), "--deny".into(), ids[0].clone()], "both allowed and denied".into()),
+    ] {
+        let out = answer_cli(args).await;
+        assert_ne!(out.code, Some(0));
+        assert!(out.stderr.contains(&why) && out.stderr.contains("nothing was sent"), "{}", out.stderr);
+    }
+    assert!(window.try_recv(Duration::from_millis(200)).await.is_none(), "nothing reached the holder");
+
+    let args =
+        vec!["--allow".into(), ids[0].clone(), "--deny".into(), ids[1].clone(), "--reason".into(), "not now".into()];
+    let out = answer_cli(args).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        out.stdout.lines().collect::<Vec<_>>(),
+        [
+            format!("allow {}: Claude Code · shop · Run this command? · make a", ids[0]),
+            format!("deny  {}: Claude Code · api · Run this command? · make b", ids[1]),
+        ]
+    );
+    let mut hooks = hooks.into_iter();
+    let allowed = decision(hooks.next().unwrap()).await.unwrap();
+    assert_eq!(allowed["hookSpecificOutput"]["decision"], json!({"behavior": "allow"}));
+    let denied = decision(hooks.next().unwrap()).await.unwrap();
+    assert_eq!(denied["hookSpecificOutput"]["decision"], json!({"behavior": "deny", "message": "not now"}));
+    for _ in 0..2 {
+        let withdrawn = window.expect("questions/withdraw").await;
+        assert!(ids[..2].contains(&withdrawn["params"]["ask"].as_str().unwrap().to_owned()), "{withdrawn}");
+    }
+    let out = finish(userq(&socket).args(["pending", "--json"]).spawn().unwrap()).await;
+    let pending: Value = serde_json::from_str(&out.stdout).unwrap();
+    let waiting: Vec<&str> =
+        pending["pending"].as_array().unwrap().iter().map(|p| p["ask"].as_str().unwrap()).collect();
+    assert_eq!(waiting, [ids[2].as_str(), plain.as_str()], "the rest keep waiting");
+    let out = finish(userq(&socket).args(["history", "--json"]).spawn().unwrap()).await;
+    let by: Vec<Value> =
+        out.stdout.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["answeredBy"].clone()).collect();
+    // Newest first: the two answered are the oldest.
+    assert_eq!(by, [Value::Null, Value::Null, json!("terminal"), json!("terminal")], "{}", out.stdout);
+    assert!(!config_dir(&socket).join("rules.toml").exists(), "nothing remembered");
+}

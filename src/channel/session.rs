@@ -17,7 +17,7 @@ use super::connection::Conn;
 use super::frame::{next_frame, Frame};
 use super::outbox::Outbox;
 use super::protocol::{
-    AnswerParams, AnswerQuestion, Ask, Cancel, CancelParams, Empty, Enter, EnterParams, FromParams, Initialize,
+    AnswerParams, AnswerQuestion, Ask, Cancel, CancelParams, Decide, Empty, Enter, EnterParams, FromParams, Initialize,
     InitializeParams, InitializeReply, Leave, Method, Notice, Pending, PendingReply, Register, RegisterReply,
     Registration, Reject, RejectParams, Unregister, UnregisterParams,
 };
@@ -173,6 +173,10 @@ impl Session {
             Register::NAME => serve_method::<Register>(params, |r| Ok(self.register(r))),
             Unregister::NAME => serve_method::<Unregister>(params, |p| self.unregister(p)),
             AnswerQuestion::NAME => serve_method::<AnswerQuestion>(params, |p| self.answer(p)),
+            Decide::NAME => serve_method::<Decide>(params, |p| {
+                let by = p.by.unwrap_or_else(|| self.client.clone());
+                self.service.answer_pending(&p.ask, p.answer, &by).map(|()| Empty {})
+            }),
             Reject::NAME => serve_method::<Reject>(params, |p| self.reject(p)),
             Pending::NAME => {
                 serve_method::<Pending>(params, |Empty {}| Ok(PendingReply { pending: self.service.pending() }))

@@ -21,6 +21,17 @@ use crate::model::{Answer, Request, UserQuestionError};
 #[derive(Clone)]
 pub struct Ask(Arc<Inner>);
 
+/// An ask as the pending set keeps it, to be answered by its id: it never keeps the
+/// ask alive.
+#[derive(Clone)]
+pub(crate) struct Kept(std::sync::Weak<Inner>);
+
+impl Kept {
+    pub fn ask(&self) -> Option<Ask> {
+        self.0.upgrade().map(Ask)
+    }
+}
+
 struct Inner {
     seq: u64,
     id: String,
@@ -66,9 +77,8 @@ impl Ask {
         let request = Arc::new(request);
         let id = format!("a{seq}");
         let since = SystemTime::now();
-        pending
-            .post(seq, PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since, progress: None });
-        Self(Arc::new(Inner {
+        let listed = PendingAsk { ask: id.clone(), request: request.clone(), answerer: None, since, progress: None };
+        let ask = Self(Arc::new(Inner {
             seq,
             id,
             since,
@@ -86,7 +96,9 @@ impl Ask {
             pending,
             counting: OnceLock::new(),
             team,
-        }))
+        }));
+        ask.0.pending.post(seq, listed, Kept(Arc::downgrade(&ask.0)));
+        ask
     }
 
     /// The ask's id, unique for the service's lifetime (`a1`, `a2`, ...).

@@ -98,6 +98,20 @@ impl UserQuestions {
     }
 
     /// Changes to the pending set from now on. Subscribe before reading [`Self::pending`].
+    /// Answers the pending ask `id` wherever it is held, as the person's answer from
+    /// `by` (a door of theirs that does not hold it: a terminal's batch): the holder
+    /// takes it down as for any answer. A misfit is `BAD_ANSWER`, and an ask that is not
+    /// pending `NOT_PENDING`, each leaving the ask as it was.
+    pub fn answer_pending(&self, id: &str, answer: Answer, by: &str) -> Result<(), UserQuestionError> {
+        let ask = self.0.pending.ask(id).ok_or_else(|| UserQuestionError::not_pending(id))?;
+        let answer = answer.fit(&ask.request().questions)?;
+        if ask.ending().is_some() || ask.is_withdrawn() {
+            return Err(UserQuestionError::not_pending(id));
+        }
+        ask.note_answered_by(by);
+        ask.answer(answer)
+    }
+
     pub fn subscribe(&self) -> broadcast::Receiver<PendingEvent> {
         self.0.pending.subscribe()
     }

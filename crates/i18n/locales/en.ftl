@@ -659,3 +659,11 @@ window-rules-edit = Edit
 window-rules-save = Save
 window-rules-cancel = Cancel
 window-rules-not-saved = Not saved: { $error }
+
+## userq answer --allow/--deny (src/bin/userq/decide.rs)
+answer-batch-allow = allow { $id }: { $what }
+answer-batch-deny = deny  { $id }: { $what }
+answer-batch-twice = userq answer: { $id } is both allowed and denied; nothing was sent
+answer-batch-unknown = userq answer: { $id } is not a pending question (userq pending lists them); nothing was sent
+answer-batch-not-permission = userq answer: { $id } is not a permission request, and only those are answered together: answer it in its own form; nothing was sent
+answer-batch-failed = userq answer: { $id }: { $error }

@@ -604,3 +604,11 @@ window-rules-edit = 编辑
 window-rules-save = 保存
 window-rules-cancel = 取消
 window-rules-not-saved = 未保存：{ $error }
+
+## userq answer --allow/--deny (src/bin/userq/decide.rs)
+answer-batch-allow = 允许 { $id }：{ $what }
+answer-batch-deny = 拒绝 { $id }：{ $what }
+answer-batch-twice = userq answer：{ $id } 同时被允许和拒绝；没有发送任何回答
+answer-batch-unknown = userq answer：{ $id } 不是待回答的问题（userq pending 会列出它们）；没有发送任何回答
+answer-batch-not-permission = userq answer：{ $id } 不是权限请求，只有权限请求可以一起回答：请在它自己的表单中回答；没有发送任何回答
+answer-batch-failed = userq answer：{ $id }：{ $error }

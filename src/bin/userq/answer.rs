@@ -31,6 +31,16 @@ pub struct AnswerArgs {
     /// Exit after answering one ask.
     #[arg(long)]
     once: bool,
+    /// Allow these pending permission requests at once, by their ids (`userq pending`
+    /// lists them), wherever they are shown, then exit.
+    #[arg(long, value_name = "ID", num_args = 1.., conflicts_with_all = ["scope", "priority", "name", "once"])]
+    allow: Vec<String>,
+    /// Deny these pending permission requests at once, then exit.
+    #[arg(long, value_name = "ID", num_args = 1.., conflicts_with_all = ["scope", "priority", "name", "once"])]
+    deny: Vec<String>,
+    /// What the agent reads with each deny.
+    #[arg(long, value_name = "TEXT", requires = "deny")]
+    reason: Option<String>,
 }
 
 /// What the person did with one ask.
@@ -57,6 +67,9 @@ impl Withdrawn {
 }
 
 pub async fn run(socket: PathBuf, args: AnswerArgs) -> ExitCode {
+    if !args.allow.is_empty() || !args.deny.is_empty() {
+        return crate::decide::run(socket, args.allow, args.deny, args.reason).await;
+    }
     let scope = json!(args.scope).to_string();
     let registration = Registration { name: args.name.clone(), scope: args.scope, priority: args.priority };
     let mut answering = match Answering::connect(&socket, "userq answer", registration).await {

@@ -5,6 +5,7 @@
 mod answer;
 mod ask;
 mod deadline;
+mod decide;
 mod doctor;
 mod history;
 mod hook;

@@ -36,6 +36,7 @@ macro_rules! notice {
 
 mod answer;
 mod ask;
+mod decide;
 mod enter;
 mod initialize;
 mod leave;
@@ -47,6 +48,7 @@ mod unregister;
 
 pub use answer::{AnswerParams, AnswerQuestion};
 pub use ask::{Ask, Cancel, CancelParams};
+pub use decide::{Decide, DecideParams};
 pub use enter::{Enter, EnterParams};
 pub use initialize::{ClientInfo, Initialize, InitializeParams, InitializeReply, ServerInfo};
 pub use leave::Leave;
