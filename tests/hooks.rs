@@ -107,7 +107,8 @@ async fn claude_code_permission_request_for_bash() {
     assert_eq!(q["header"], "Bash");
     // What it is about, for a door that offers to remember an Allow as rules.
     let action = json!({"command": "rm -rf node_modules"});
-    assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow", "action": action}));
+    let parts = json!([{"text": "rm -rf node_modules", "does": "deletes", "why": "no-rule"}]);
+    assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow", "action": action, "parts": parts}));
     assert_eq!(q["detail"], "Remove node_modules directory\n\n```sh\nrm -rf node_modules\n```");
     let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Allow", always, "Deny"]);
@@ -952,4 +953,49 @@ async fn several_permissions_are_answered_at_once_from_a_terminal() {
     // Newest first: the two answered are the oldest.
     assert_eq!(by, [Value::Null, Value::Null, json!("terminal"), json!("terminal")], "{}", out.stdout);
     assert!(!config_dir(&socket).join("rules.toml").exists(), "nothing remembered");
+}
+
+/// A permission that reaches the person says what each part of it would do and why it
+/// reached them: the readings travel in the question's intent, and `userq pending`
+/// words them in the person's language.
+#[tokio::test]
+async fn a_permission_carries_what_each_part_does_and_why_it_is_asked() {
+    let (_d, socket) = temp_socket();
+    std::fs::create_dir_all(config_dir(&socket)).unwrap();
+    std::fs::write(config_dir(&socket).join("rules.toml"), "[[allow]]\nread-only = true\n").unwrap();
+    let _server = serve(&socket).await;
+    let mut window = answerer(&socket, json!("agents")).await;
+    let mut input = bash_request();
+    input["tool_input"]["command"] = json!("cat README.md | head -3 && sudo rm -rf /var/cache/x > /tmp/log");
+    let child = hook(&socket, "claude-code", &input).await;
+    let offer = hold(&mut window).await;
+    let parts = &offer["params"]["request"]["questions"][0]["intent"]["parts"];
+    assert_eq!(
+        parts,
+        &json!([
+            {"text": "cat README.md", "does": "reads", "why": "allowed", "rule": "allow read-only"},
+            {"text": "head -3", "does": "reads", "why": "allowed", "rule": "allow read-only"},
+            {"text": "sudo rm -rf /var/cache/x", "does": "root", "why": "no-rule"},
+            {"text": "> /tmp/log", "does": "writes-outside", "subject": "/tmp/log", "why": "no-rule"},
+        ]),
+        "{parts}"
+    );
+    let out = finish(userq(&socket).arg("pending").spawn().unwrap()).await;
+    let lines: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            "  cat README.md: only reads (allowed: allow read-only)",
+            "  head -3: only reads (allowed: allow read-only)",
+            "  sudo rm -rf /var/cache/x: runs as root (no rule allows it)",
+            "  > /tmp/log: writes outside the project: /tmp/log (no rule allows it)",
+        ],
+        "{}",
+        out.stdout
+    );
+    let out = finish(userq(&socket).arg("pending").env("USERQ_LANG", "zh-CN").spawn().unwrap()).await;
+    assert!(out.stdout.contains("  sudo rm -rf /var/cache/x：以 root 身份运行（没有规则允许）"), "{}", out.stdout);
+    let reply = json!({"ask": offer["params"]["ask"], "answer": item("permission", &["Deny"], None)});
+    window.call("questions/answer", reply).await;
+    assert_eq!(decision(child).await.unwrap()["hookSpecificOutput"]["decision"]["behavior"], "deny");
 }

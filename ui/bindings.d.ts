@@ -149,6 +149,10 @@ rememberClient: string | null,
  */
 rememberWays: Array<WayView>, 
 /**
+ * What each part of a permission's action would do, and why it reached you.
+ */
+parts: Array<PartView>, 
+/**
  * A team question's count: "You voted Approve. @hal approved. One more approval
  * needed."
  */
@@ -471,6 +475,12 @@ type Answer = { answers: Array<AnswerItem>, };
 type AnswerItem = { id: string, selected: Array<string>, custom?: string, };
 
 type RememberFor = "client" | "everyone" | { "way": number };
+
+type PartView = { text: string, does: string, why: string, 
+/**
+ * A rule allows it: shown quieter than the parts that brought the question.
+ */
+allowed: boolean, };
 
 type WayView = { 
 /**

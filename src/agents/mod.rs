@@ -312,6 +312,15 @@ impl HookAsk {
         ask.judged(call).policy_only()
     }
 
+    /// What each part of its action does and why it reaches the person, in its
+    /// question's intent (`parts`), for every door to show above the answer.
+    pub fn explain(&mut self, parts: &[crate::policy::reading::Explained]) {
+        let intent = self.questions.first_mut().and_then(|q| q.intent.as_mut());
+        if let (Some(intent), Ok(parts)) = (intent, serde_json::to_value(parts)) {
+            intent.extra.insert(crate::policy::reading::PARTS.into(), parts);
+        }
+    }
+
     /// The policy's action for this ask, by `agent`, where the hook input says.
     pub fn policy_action(&self, agent: Agent) -> Option<crate::policy::Action> {
         Some(crate::policy::Action {

@@ -3,6 +3,7 @@
 
 use user_questions_i18n::Text;
 
+use super::reading::{Does, Explained, Why};
 use super::remember::{Reach, Way};
 use super::rules::{Origin, Rule, Verdict, What};
 
@@ -90,4 +91,56 @@ fn allowed(rule: &Rule, text: &Text) -> String {
         What::Mcp(t) if t.contains('/') => arg("remember-mcp-tool", "tool", t),
         What::Mcp(s) => arg("remember-mcp-server", "server", s),
     }
+}
+
+/// Why a part cannot be read with certainty (a code of [`super::shell::Unreadable`]),
+/// about `subject` where there is one: "eval runs text that cannot be read here".
+pub fn unreadable(code: &str, subject: Option<&str>, text: &Text) -> String {
+    let key = match code {
+        "syntax" => "policy-unreadable-syntax",
+        "dynamic-program" => "policy-unreadable-dynamic-program",
+        "runs-text" => "policy-unreadable-runs-text",
+        "defines-function" => "policy-unreadable-defines-function",
+        "fed-to-interpreter" => "policy-unreadable-fed-to-interpreter",
+        "changes-what-runs" => "policy-unreadable-changes-what-runs",
+        "network" => "policy-unreadable-network",
+        "dynamic-script" => "policy-unreadable-dynamic-script",
+        "too-deep" => "policy-unreadable-too-deep",
+        _ => "policy-unreadable-unknown",
+    };
+    text.tr_args(key, &[("subject", subject.unwrap_or_default().into())])
+}
+
+/// What a part does, in the person's words: "deletes files", "writes outside the
+/// project: ~/.bashrc".
+pub fn does(part: &Explained, text: &Text) -> String {
+    let subject = part.subject.as_deref().unwrap_or_default();
+    match part.does {
+        Does::Unreadable => unreadable(part.unreadable.as_deref().unwrap_or_default(), part.subject.as_deref(), text),
+        Does::Writes => text.tr_args("part-writes", &[("subject", subject.into())]),
+        Does::WritesOutside => text.tr_args("part-writes-outside", &[("subject", subject.into())]),
+        other => text.tr(match other {
+            Does::Reads => "part-reads",
+            Does::Deletes => "part-deletes",
+            Does::Root => "part-root",
+            Does::Installs => "part-installs",
+            Does::Network => "part-network",
+            _ => "part-unknown",
+        }),
+    }
+}
+
+/// Why a part reached the person (or did not): "no rule allows it", "``ask `git
+/// push` `` says ask".
+pub fn why(part: &Explained, text: &Text) -> String {
+    let rule = part.rule.as_deref().unwrap_or_default();
+    let key = match part.why {
+        Why::Allowed => "why-allowed",
+        Why::Denied => "why-denied",
+        Why::AskRule => "why-ask-rule",
+        Why::MayFit => "why-may-fit",
+        Why::NoRule => "why-no-rule",
+        Why::Unreadable => "why-unreadable",
+    };
+    text.tr_args(key, &[("rule", rule.into())])
 }

@@ -241,3 +241,28 @@ def test_a_projects_file_waits_for_trust_and_is_trusted_from_the_view(app, tmp_p
     tab(app, "history")
     tab(app, "rules")
     wait_for(lambda: texts(app, "#projects-list .status span")[0].startswith("Changed since"), "the change said")
+
+
+def test_a_permission_shows_what_each_part_would_do_and_why_it_reached_you(app, tmp_path):
+    rules = tmp_path / "config" / "user-questions" / "rules.toml"
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text("[[allow]]\nread-only = true\n")
+    asking = start_hook(tmp_path, "cat notes.txt | head -3 && rm -rf target && echo done > ~/.bashrc")
+    form = permission_form(app)
+    parts = form.find_element(By.CSS_SELECTOR, "section.parts")
+    assert parts.find_element(By.TAG_NAME, "h4").text == "WHAT IT WOULD DO"
+    rows = [[e.text for e in li.find_elements(By.CSS_SELECTOR, "code, span")]
+            for li in parts.find_elements(By.CSS_SELECTOR, "li")]
+    assert rows[2] == ["rm -rf target", "deletes files", "no rule allows it"], rows
+    assert rows[0] == ["cat notes.txt", "only reads", "allowed: allow read-only"], rows
+    assert rows[4][1].startswith("writes outside the project: ") and rows[4][1].endswith(".bashrc"), rows
+    quiet = [li.get_attribute("class") for li in parts.find_elements(By.CSS_SELECTOR, "li")]
+    assert quiet == ["part allowed", "part allowed", "part", "part allowed", "part"], quiet
+    shot(app, "permission-parts-en")
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    wait_for(lambda: "删除文件" in permission_form(app).find_element(By.CSS_SELECTOR, "section.parts").text,
+             "the parts in Chinese")
+    shot(app, "permission-parts-zh-CN")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+    permission_form(app).find_element(By.CSS_SELECTOR, "button.deny").click()
+    assert behavior(asking) == "deny"

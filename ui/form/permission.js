@@ -12,6 +12,7 @@ export const permission = {
   body(view, q, saved, fs) {
     const detail = detailNode(q);
     if (detail) fs.append(detail);
+    if (view.parts.length) fs.append(partsNode(view.parts));
     const reason = el("input", {
       type: "text",
       class: "other reason",
@@ -75,4 +76,28 @@ function waysNode(ways) {
   select.value = "";
   const node = el("label", { class: "remember-ways" }, el("span", { text: tr("window-remember-allow") }), select);
   return { node, select };
+}
+
+// What each part would do and why it reached the person: fixed readings from the
+// policy's tables, worded in Rust; the parts a rule allows are shown quieter.
+/** @param {PartView[]} parts */
+function partsNode(parts) {
+  return el(
+    "section",
+    { class: "parts", "aria-label": tr("window-parts") },
+    el("h4", { text: tr("window-parts") }),
+    el(
+      "ul",
+      {},
+      ...parts.map((p) =>
+        el(
+          "li",
+          { class: p.allowed ? "part allowed" : "part" },
+          el("code", { text: p.text }),
+          el("span", { class: "does", text: p.does }),
+          el("span", { class: "why", text: p.why }),
+        ),
+      ),
+    ),
+  );
 }

@@ -667,3 +667,21 @@ answer-batch-twice = userq answer: { $id } is both allowed and denied; nothing w
 answer-batch-unknown = userq answer: { $id } is not a pending question (userq pending lists them); nothing was sent
 answer-batch-not-permission = userq answer: { $id } is not a permission request, and only those are answered together: answer it in its own form; nothing was sent
 answer-batch-failed = userq answer: { $id }: { $error }
+
+## What each part of a request does, and why it reached you (policy::words)
+part-reads = only reads
+part-deletes = deletes files
+part-root = runs as root
+part-installs = installs packages
+part-network = reaches the network
+part-writes = writes { $subject }
+part-writes-outside = writes outside the project: { $subject }
+part-unknown = not known
+why-allowed = allowed: { $rule }
+why-denied = denied: { $rule }
+why-ask-rule = a rule says ask: { $rule }
+why-may-fit = a rule may fit it: { $rule }
+why-no-rule = no rule allows it
+why-unreadable = it cannot be read with certainty
+window-parts = What it would do
+pending-part = { $part }: { $does } ({ $why })

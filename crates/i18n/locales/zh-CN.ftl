@@ -612,3 +612,21 @@ answer-batch-twice = userq answer：{ $id } 同时被允许和拒绝；没有发
 answer-batch-unknown = userq answer：{ $id } 不是待回答的问题（userq pending 会列出它们）；没有发送任何回答
 answer-batch-not-permission = userq answer：{ $id } 不是权限请求，只有权限请求可以一起回答：请在它自己的表单中回答；没有发送任何回答
 answer-batch-failed = userq answer：{ $id }：{ $error }
+
+## What each part of a request does, and why it reached you (policy::words)
+part-reads = 只读取
+part-deletes = 删除文件
+part-root = 以 root 身份运行
+part-installs = 安装软件包
+part-network = 访问网络
+part-writes = 写入 { $subject }
+part-writes-outside = 写入项目之外：{ $subject }
+part-unknown = 未知
+why-allowed = 已允许：{ $rule }
+why-denied = 已拒绝：{ $rule }
+why-ask-rule = 规则要求询问：{ $rule }
+why-may-fit = 可能适用的规则：{ $rule }
+why-no-rule = 没有规则允许
+why-unreadable = 无法确定地读懂
+window-parts = 它将做什么
+pending-part = { $part }：{ $does }（{ $why }）

@@ -82,6 +82,7 @@ fn declarations() -> String {
         Answer::decl(),
         AnswerItem::decl(),
         RememberFor::decl(),
+        crate::list::PartView::decl(),
         WayView::decl(),
     ];
     let mut out = String::from(

@@ -5,6 +5,7 @@
 //! decided once and tested without a window.
 
 use serde::Serialize;
+use user_questions::policy::{reading, words};
 use user_questions::service::Progress;
 use user_questions::wording;
 use user_questions_i18n::Text;
@@ -39,9 +40,39 @@ pub struct ListedAsk {
     pub remember_client: Option<String>,
     /// The ways to remember a permission's Allow as rules, worded.
     pub remember_ways: Vec<crate::remember::WayView>,
+    /// What each part of a permission's action would do, and why it reached you.
+    pub parts: Vec<PartView>,
     /// A team question's count: "You voted Approve. @hal approved. One more approval
     /// needed."
     pub team: Option<String>,
+}
+
+/// One part of a permission's action, worded: "rm -rf target", "deletes files", "no
+/// rule allows it".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PartView {
+    pub text: String,
+    pub does: String,
+    pub why: String,
+    /// A rule allows it: shown quieter than the parts that brought the question.
+    pub allowed: bool,
+}
+
+/// The parts a permission question carries, worded in `text`'s language.
+pub fn parts_of(view: &AskView, text: &Text) -> Vec<PartView> {
+    let intent = view.questions.first().filter(|q| q.permission).and_then(|q| q.intent.as_ref());
+    let parts = intent.map(reading::of).unwrap_or_default();
+    parts
+        .iter()
+        .map(|p| PartView {
+            text: p.text.clone(),
+            does: words::does(p, text),
+            why: words::why(p, text),
+            allowed: p.why == reading::Why::Allowed,
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -135,7 +166,8 @@ impl ListView {
                 view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
             let team = view.progress.as_ref().map(|p| wording::progress(&shown_votes(p, &view), text));
             let remember_ways = crate::remember::views(&view.ways, text);
-            asks.push(ListedAsk { view, group: key, session_label, remember_client, remember_ways, team });
+            let parts = parts_of(&view, text);
+            asks.push(ListedAsk { view, group: key, session_label, remember_client, remember_ways, parts, team });
         }
         for g in &mut groups {
             g.count_label = text.tr_args("window-group-count", &[("count", g.count.into())]);

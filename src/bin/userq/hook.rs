@@ -101,7 +101,11 @@ fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json
         }
     };
     let decision = policy.decide(&action);
-    let Some(answer) = permission::answer_for(&decision) else { return Err(Box::new(ask)) };
+    let Some(answer) = permission::answer_for(&decision) else {
+        let mut ask = ask;
+        ask.explain(&user_questions::policy::reading::explain(&action, &decision));
+        return Err(Box::new(ask));
+    };
     let request = Request {
         questions: ask.questions.clone(),
         agent: Some(AgentInfo {

@@ -26,6 +26,7 @@ use user_questions::channel::client::{Client, ClientError};
 use user_questions::channel::protocol::{Empty, Pending};
 use user_questions::channel::MAX_FRAME;
 use user_questions::paths;
+use user_questions::policy::words;
 
 /// Exit status when no server is listening (and when a second server finds one).
 pub const EXIT_NO_SERVER: u8 = 3;
@@ -278,6 +279,18 @@ async fn pending(socket: PathBuf, json: bool) -> ExitCode {
             questions.join(" | "),
             progress.unwrap_or_default()
         );
+        // A permission's parts, one line each: what it would do, and why it is asked.
+        let intent = p.request.questions.first().and_then(|q| q.intent.as_ref());
+        for part in intent.map(user_questions::policy::reading::of).unwrap_or_default() {
+            let (does, why) = (words::does(&part, tr()), words::why(&part, tr()));
+            println!(
+                "  {}",
+                tr().tr_args(
+                    "pending-part",
+                    &[("part", (&part.text).into()), ("does", (&does).into()), ("why", (&why).into())]
+                )
+            );
+        }
     }
     ExitCode::SUCCESS
 }

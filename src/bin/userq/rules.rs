@@ -348,22 +348,6 @@ fn verdict_words(v: Verdict) -> String {
     words::verdict(v, tr())
 }
 
-/// The catalog's words for a reason a part cannot be read, by its code.
-fn unreadable_message(code: &str) -> &'static str {
-    match code {
-        "syntax" => "policy-unreadable-syntax",
-        "dynamic-program" => "policy-unreadable-dynamic-program",
-        "runs-text" => "policy-unreadable-runs-text",
-        "defines-function" => "policy-unreadable-defines-function",
-        "fed-to-interpreter" => "policy-unreadable-fed-to-interpreter",
-        "changes-what-runs" => "policy-unreadable-changes-what-runs",
-        "network" => "policy-unreadable-network",
-        "dynamic-script" => "policy-unreadable-dynamic-script",
-        "too-deep" => "policy-unreadable-too-deep",
-        _ => "policy-unreadable-unknown",
-    }
-}
-
 /// What decided a part, in the person's language.
 pub fn by_words(by: &By) -> String {
     match by {
@@ -380,9 +364,7 @@ pub fn by_words(by: &By) -> String {
             tr().tr_args("policy-by-maybe", &args)
         }
         By::NoRule => tr().tr("policy-by-no-rule"),
-        By::Unreadable { why, subject } => {
-            tr().tr_args(unreadable_message(why), &[("subject", subject.as_deref().unwrap_or_default().into())])
-        }
+        By::Unreadable { why, subject } => words::unreadable(why, subject.as_deref(), tr()),
     }
 }
 
