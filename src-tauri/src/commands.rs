@@ -95,8 +95,10 @@ pub fn answer_question(
     let text = state.text();
     match (remember, kept) {
         (Some(RememberFor::Way(way)), Some(answer)) => {
+            let Some(view) = view else { return Ok(()) };
             let config = user_questions::paths::config_dir();
-            user_questions_window::remember::keep_allowed(config.as_deref(), view.as_ref(), way, &answer, &text)
+            let approve = view.questions.first().and_then(|q| q.intent.as_ref()).map(|i| i.approve.as_str());
+            user_questions_window::remember::keep_allowed(config.as_deref(), &view.ways, approve, way, &answer, &text)
         }
         (Some(whom), Some(answer)) => match state.history_file() {
             Some(path) => user_questions_window::history::remember(&path, &held, &answer, whom, &text).map(|_| ()),

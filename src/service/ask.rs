@@ -21,8 +21,8 @@ use crate::model::{Answer, Request, UserQuestionError};
 #[derive(Clone)]
 pub struct Ask(Arc<Inner>);
 
-/// An ask as the pending set keeps it, to be answered by its id: it never keeps the
-/// ask alive.
+/// An ask as the service keeps it, to be answered by its id: it never keeps the ask
+/// alive.
 #[derive(Clone)]
 pub(crate) struct Kept(std::sync::Weak<Inner>);
 
@@ -97,8 +97,13 @@ impl Ask {
             counting: OnceLock::new(),
             team,
         }));
-        ask.0.pending.post(seq, listed, Kept(Arc::downgrade(&ask.0)));
+        ask.0.pending.post(seq, listed);
         ask
+    }
+
+    /// The ask as the service keeps it to be answered by its id, never keeping it alive.
+    pub(crate) fn kept(&self) -> Kept {
+        Kept(Arc::downgrade(&self.0))
     }
 
     /// The ask's id, unique for the service's lifetime (`a1`, `a2`, ...).

@@ -36,6 +36,8 @@ struct Inner {
     registry: Registry,
     waterfall: Arc<Waterfall>,
     pending: Arc<Pending>,
+    /// The asks not yet ended, by id, for [`UserQuestions::answer_pending`].
+    live: Mutex<std::collections::HashMap<String, ask::Kept>>,
     asks: AtomicU64,
     stopping: CancellationToken,
     /// Which questions a team decides (see [`count`]), while a team is set up.
@@ -103,7 +105,8 @@ impl UserQuestions {
     /// takes it down as for any answer. A misfit is `BAD_ANSWER`, and an ask that is not
     /// pending `NOT_PENDING`, each leaving the ask as it was.
     pub fn answer_pending(&self, id: &str, answer: Answer, by: &str) -> Result<(), UserQuestionError> {
-        let ask = self.0.pending.ask(id).ok_or_else(|| UserQuestionError::not_pending(id))?;
+        let ask = self.0.live.lock().unwrap().get(id).and_then(ask::Kept::ask);
+        let ask = ask.ok_or_else(|| UserQuestionError::not_pending(id))?;
         let answer = answer.fit(&ask.request().questions)?;
         if ask.ending().is_some() || ask.is_withdrawn() {
             return Err(UserQuestionError::not_pending(id));
@@ -215,6 +218,10 @@ impl UserQuestions {
             .or_else(|| request.agent.as_ref().and_then(|a| a.client.as_deref()).map(Arc::from));
         let team = self.0.team.read().unwrap().as_ref().is_some_and(|needs| request.questions.iter().any(|q| needs(q)));
         let ask = Ask::post(seq, request, client, self.0.pending.clone(), team);
+        let mut live = self.0.live.lock().unwrap();
+        live.retain(|_, kept| kept.ask().is_some_and(|a| a.ending().is_none()));
+        live.insert(ask.id().to_owned(), ask.kept());
+        drop(live);
         Posted { service: self.clone(), state: State::Asked { ask, cancel, agent_gone } }
     }
 

@@ -9,7 +9,6 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use super::ask::{Ask, Kept};
 use super::count::Progress;
 use crate::model::{Request, UserQuestionError};
 
@@ -81,7 +80,7 @@ pub enum PendingEvent {
 }
 
 pub(crate) struct Pending {
-    asks: Mutex<BTreeMap<u64, (PendingAsk, Kept)>>,
+    asks: Mutex<BTreeMap<u64, PendingAsk>>,
     events: broadcast::Sender<PendingEvent>,
 }
 
@@ -93,28 +92,22 @@ impl Default for Pending {
 
 impl Pending {
     pub fn snapshot(&self) -> Vec<PendingAsk> {
-        self.asks.lock().unwrap().values().map(|(listed, _)| listed.clone()).collect()
-    }
-
-    /// The ask not yet ended with this id.
-    pub fn ask(&self, id: &str) -> Option<Ask> {
-        let seq: u64 = id.strip_prefix('a')?.parse().ok()?;
-        self.asks.lock().unwrap().get(&seq).and_then(|(_, kept)| kept.ask())
+        self.asks.lock().unwrap().values().cloned().collect()
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<PendingEvent> {
         self.events.subscribe()
     }
 
-    pub fn post(&self, seq: u64, pending: PendingAsk, kept: Kept) {
+    pub fn post(&self, seq: u64, pending: PendingAsk) {
         let mut asks = self.asks.lock().unwrap();
-        let (pending, _) = &*asks.entry(seq).or_insert((pending, kept));
+        let pending = &*asks.entry(seq).or_insert(pending);
         self.emit(|| PendingEvent::Posted { pending: pending.clone() });
     }
 
     pub fn hold(&self, seq: u64, answerer: Option<Arc<str>>) {
         let mut asks = self.asks.lock().unwrap();
-        let Some((entry, _)) = asks.get_mut(&seq) else { return };
+        let Some(entry) = asks.get_mut(&seq) else { return };
         if entry.answerer == answerer {
             return;
         }
@@ -128,14 +121,14 @@ impl Pending {
 
     pub fn progress(&self, seq: u64, progress: Progress) {
         let mut asks = self.asks.lock().unwrap();
-        let Some((entry, _)) = asks.get_mut(&seq) else { return };
+        let Some(entry) = asks.get_mut(&seq) else { return };
         entry.progress = Some(Box::new(progress.clone()));
         let ask = entry.ask.clone();
         self.emit(|| PendingEvent::Counted { ask, progress });
     }
 
     pub fn end(&self, seq: u64, ending: Ending) {
-        if let Some((p, _)) = self.asks.lock().unwrap().remove(&seq) {
+        if let Some(p) = self.asks.lock().unwrap().remove(&seq) {
             self.emit(|| PendingEvent::Ended { ask: p.ask, ending });
         }
     }
