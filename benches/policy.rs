@@ -6,6 +6,9 @@
 //!   in this process (the way every permission went before the policy), and against a
 //!   hook that prints nothing (`true`), the floor of any spawn.
 //!
+//! - the ways to remember an Allow with their counts over 2,000 past permission
+//!   questions, the window's work as a permission arrives, against one verdict each.
+//!
 //! `cargo bench --bench policy` (a release build of `userq`).
 
 mod common;
@@ -16,7 +19,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{answer_with, apart, percentile, scaled, serve_apart};
-use user_questions::policy::{rules, shell, Action, Kind, Origin, Policy, Verdict};
+use user_questions::history::decider::Decider;
+use user_questions::model::{AgentInfo, Answer, AnswerItem, Context, Request};
+use user_questions::policy::{remember, rules, shell, Action, Kind, Origin, Policy, Verdict};
 use user_questions::UserQuestions;
 
 const TEN_PARTS: &str = "cd src && cargo test --release 2>&1 | tee /dev/null | grep -v warning | head -n 40; \
@@ -109,4 +114,55 @@ fn main() {
         by_policy.saturating_sub(floor),
         by_socket.saturating_sub(floor)
     );
+    past_counts(&config);
+}
+
+/// The ways to remember an Allow and how many of 2,000 past permission questions each
+/// would have answered: what the window works out as a permission arrives.
+fn past_counts(config: &Path) {
+    let data = tempfile::tempdir().unwrap();
+    for i in 0..2_000 {
+        let command = format!("cargo build -p crate{i} && cat Cargo.toml | grep version");
+        let mut q = user_questions::agents::hook::permission::question(
+            "Run this command?".into(),
+            "Bash",
+            format!("```sh\n{command}\n```"),
+            &[],
+        );
+        q.intent.as_mut().unwrap().extra.insert("action".into(), serde_json::json!({"command": command}));
+        let context = Context {
+            project: Some("/home/me/shop".into()),
+            session: Some(format!("s{i}")),
+            source: Some("Claude Code".into()),
+            machine: None,
+        };
+        let agent = AgentInfo { id: "a".into(), delegation_depth: 0, client: None };
+        let request = Request { questions: vec![q], agent: Some(agent), context: Some(context) };
+        let answer = Answer::new(vec![AnswerItem::selected("permission", &["Allow"])]);
+        user_questions::history::record_one(data.path(), &request, &answer, &Decider::Window).unwrap();
+    }
+    let conn = user_questions::history::open_if_kept(&data.path().join(user_questions::history::FILE)).unwrap();
+    let action = Action {
+        kind: Kind::Command("cargo build --release".into()),
+        cwd: Some("/home/me/shop".into()),
+        agent: None,
+        session: Some("now".into()),
+    };
+    let policy = Policy::load(config, action.cwd.as_deref()).unwrap();
+    let ways = remember::ways(&action, &policy.decide(&action));
+    let candidates: Vec<_> = ways.iter().map(|w| w.rules()).collect();
+    let past = user_questions::history::past::would_have_decided;
+    let counts = past(&conn, config, &candidates, Some(2_000)).unwrap();
+    assert_eq!(counts.len(), 6, "six ways");
+    assert!(counts.contains(&2_000), "a wide way answers every one: {counts:?}");
+    let runs = scaled(10);
+    let counted = show(
+        "6 ways counted over 2,000 past questions",
+        &times(runs, || drop(past(&conn, config, &candidates, Some(2_000)).unwrap())),
+    );
+    let verdicts = show(
+        "2,000 past questions only listed and judged once",
+        &times(runs, || drop(past(&conn, config, &[], Some(2_000)).unwrap())),
+    );
+    println!("ways counted / judged once: {:.2}", counted.as_secs_f64() / verdicts.as_secs_f64());
 }

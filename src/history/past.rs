@@ -36,13 +36,18 @@ pub fn would_have_decided(
             Slot::Vacant(new) => new.insert(Policy::load(config, action.cwd.as_deref()).ok()),
         };
         let Some(policy) = policy else { continue };
-        if policy.decide(&action).decision != Verdict::Ask {
+        // Read once, judged against the rules in force and each set added.
+        let read = match &action.kind {
+            Kind::Command(command) => Some(crate::policy::shell::read(command)),
+            _ => None,
+        };
+        if policy.decide_read(&action, read.as_ref()).decision != Verdict::Ask {
             continue;
         }
         let kept = policy.rules.len();
         for (count, rules) in counts.iter_mut().zip(candidates) {
             policy.rules.extend(rules.iter().cloned());
-            *count += usize::from(policy.decide(&action).decision != Verdict::Ask);
+            *count += usize::from(policy.decide_read(&action, read.as_ref()).decision != Verdict::Ask);
             policy.rules.truncate(kept);
         }
     }

@@ -232,17 +232,29 @@ impl Policy {
 
     /// The verdict on `action`.
     pub fn decide(&self, action: &Action) -> Decision {
+        self.decide_read(action, None)
+    }
+
+    /// The verdict on `action`, its command already `read` (by [`shell::read`]) when
+    /// given: for judging one command against several sets of rules, read once.
+    pub fn decide_read(&self, action: &Action, read: Option<&shell::Reading>) -> Decision {
         let holding: Vec<&Rule> = self
             .rules
             .iter()
             .filter(|r| r.holds(action.cwd.as_deref(), action.agent.as_deref(), action.session.as_deref()))
             .collect();
         let parts = match &action.kind {
-            Kind::Command(command) => shell::read(command)
-                .parts
-                .iter()
-                .map(|part| judge_part(part, &holding, action.cwd.as_deref()))
-                .collect(),
+            Kind::Command(command) => {
+                let fresh;
+                let read = match read {
+                    Some(read) => read,
+                    None => {
+                        fresh = shell::read(command);
+                        &fresh
+                    }
+                };
+                read.parts.iter().map(|part| judge_part(part, &holding, action.cwd.as_deref())).collect()
+            }
             Kind::Read(path) => vec![judge_path(path, &holding, action.cwd.as_deref(), false)],
             Kind::Edit(paths) => paths.iter().map(|p| judge_path(p, &holding, action.cwd.as_deref(), true)).collect(),
             Kind::Fetch(url) => vec![judge_fetch(url, &holding)],
