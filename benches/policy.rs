@@ -149,7 +149,7 @@ fn past_counts(config: &Path) {
         session: Some("now".into()),
     };
     let policy = Policy::load(config, action.cwd.as_deref()).unwrap();
-    let ways = remember::ways(&action, &policy.decide(&action));
+    let ways = remember::ways(&action, &policy);
     let candidates: Vec<_> = ways.iter().map(|w| w.rules()).collect();
     let past = user_questions::history::past::would_have_decided;
     let counts = past(&conn, config, &candidates, Some(2_000)).unwrap();

@@ -118,6 +118,11 @@ impl Agent {
         kiro::AGENT,
     ];
 
+    /// The agent a context's `source` names (its display name: `Claude Code`).
+    pub fn shown_as(display_name: &str) -> Option<Agent> {
+        Self::ALL.into_iter().find(|a| a.display_name == display_name)
+    }
+
     pub fn from_command_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.name == name)
     }

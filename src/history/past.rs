@@ -66,7 +66,7 @@ fn action_of(e: &store::Entry) -> Option<Action> {
     };
     let context = e.context.as_ref().or(e.request.get("context"));
     let text = |k: &str| context.and_then(|c| c[k].as_str()).map(str::to_owned);
-    let agent = text("source").and_then(|s| Agent::ALL.into_iter().find(|a| a.display_name == s));
+    let agent = text("source").as_deref().and_then(Agent::shown_as);
     Some(Action {
         kind,
         cwd: text("project").map(PathBuf::from),

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::rules::{Entry, Origin, Rule, Verdict};
 use super::shell::{self, Part, Run};
-use super::{Action, By, Decision, Kind};
+use super::{Action, By, Decision, Kind, Policy};
 
 /// How far the action is generalised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -48,13 +48,15 @@ impl Way {
     }
 }
 
-/// The ways to remember an Allow of `action`, which the policy `decided`, narrowest
-/// first; none when no rule added could allow it.
-pub fn ways(action: &Action, decided: &Decision) -> Vec<Way> {
+/// The ways to remember an Allow of `action` under `policy`, narrowest first: each one
+/// that, added, lets this very action run (a program named by its path, say, no allow
+/// rule matches); none when no rule added could allow it.
+pub fn ways(action: &Action, policy: &Policy) -> Vec<Way> {
+    let decided = policy.decide(action);
     if decided.decision != Verdict::Ask {
         return Vec::new();
     }
-    let Some(needed) = needed(action, decided) else { return Vec::new() };
+    let Some(needed) = needed(action, &decided) else { return Vec::new() };
     let project = action.cwd.as_deref().map(project_of);
     let reaches = [
         action.session.as_ref().map(|_| Reach::Session),
@@ -75,25 +77,36 @@ pub fn ways(action: &Action, decided: &Decision) -> Vec<Way> {
                     Reach::Everywhere => {}
                 }
             }
-            if !ways.iter().any(|w| w.reach == reach && w.entries == entries) {
-                ways.push(Way { breadth, reach, entries });
+            let way = Way { breadth, reach, entries };
+            if !ways.iter().any(|w| w.reach == reach && w.entries == way.entries) && lets_run(policy, &way, action) {
+                ways.push(way);
             }
         }
     }
     ways
 }
 
+/// Whether `way`, added to `policy`, lets `action` run.
+fn lets_run(policy: &Policy, way: &Way, action: &Action) -> bool {
+    let mut with = policy.clone();
+    with.rules.extend(way.rules());
+    with.decide(action).decision == Verdict::Allow
+}
+
 /// What an allow must cover: each part no rule decided, when every such part is one
 /// a rule can name.
 fn needed(action: &Action, decided: &Decision) -> Option<Vec<Needed>> {
+    // A part that a rule, not the lack of one, kept from an allow: no allow added helps.
+    if decided.parts.iter().any(|p| p.decision != Verdict::Allow && p.by != By::NoRule) {
+        return None;
+    }
     let undecided = |i: usize| decided.parts.get(i).filter(|p| p.decision != Verdict::Allow);
     let mut needed = Vec::new();
     match &action.kind {
         Kind::Command(command) => {
             for (i, part) in shell::read(command).parts.into_iter().enumerate() {
-                let Some(judged) = undecided(i) else { continue };
-                if judged.by != By::NoRule {
-                    return None;
+                if undecided(i).is_none() {
+                    continue;
                 }
                 needed.push(match part {
                     Part::Run(run) => Needed::Run(words(&run)),
@@ -112,9 +125,6 @@ fn needed(action: &Action, decided: &Decision) -> Option<Vec<Needed>> {
         }
         Kind::Fetch(url) => needed.push(Needed::Fetch(url::Url::parse(url).ok()?.host_str()?.to_owned())),
         Kind::Mcp { server, tool } => needed.push(Needed::Mcp(server.clone(), tool.clone())),
-    }
-    if decided.parts.iter().any(|p| p.decision != Verdict::Allow && p.by != By::NoRule) {
-        return None;
     }
     (!needed.is_empty()).then_some(needed)
 }
@@ -190,13 +200,13 @@ pub fn project_of(cwd: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{rules, Policy};
+    use crate::policy::rules;
 
     fn ways_for(kind: Kind, cwd: &Path, rules_toml: &str) -> Vec<Way> {
         let policy =
             Policy { rules: rules::parse(rules_toml, Path::new("r.toml"), &Origin::Yours).unwrap(), untrusted: None };
         let action = Action { kind, cwd: Some(cwd.into()), agent: None, session: Some("s1".into()) };
-        ways(&action, &policy.decide(&action))
+        ways(&action, &policy)
     }
 
     fn shown(ways: &[Way]) -> Vec<String> {
@@ -249,7 +259,8 @@ mod tests {
     fn nothing_is_offered_where_no_allow_could_let_it_run() {
         let dir = tempfile::tempdir().unwrap();
         let deny = "[[deny]]\ncommand = \"rm\"\n[[ask]]\ncommand = \"git push\"\n";
-        for command in ["eval ls", "$CMD x", "git push", "ls && rm x", "echo hi > \"$F\""] {
+        // `./gradlew`: no allow matches a program named by its path outside the system's.
+        for command in ["eval ls", "$CMD x", "git push", "ls && rm x", "echo hi > \"$F\"", "./gradlew build"] {
             assert!(ways_for(Kind::Command(command.into()), dir.path(), deny).is_empty(), "{command}");
         }
     }
@@ -275,5 +286,56 @@ mod tests {
         assert_eq!(shown(&fetch[2..]), ["Everywhere Exact: fetch docs.rs"]);
         let mcp = ways_for(Kind::Mcp { server: "gh".into(), tool: "list".into() }, dir.path(), "");
         assert_eq!(shown(&mcp[4..]), ["Everywhere Exact: mcp gh/list", "Everywhere Wide: mcp gh"]);
+    }
+
+    /// Every way, added, allows the very command it was offered for; no way lets a part
+    /// that cannot be read run beside it; an exact way of a one-part command allows no
+    /// other command (more words, `sudo` before it).
+    #[test]
+    fn a_way_allows_what_was_asked_and_an_exact_way_nothing_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = "[[allow]]\nread-only = true\n[[deny]]\ncommand = \"rm -rf /\"\n";
+        let commands = [
+            "cargo test --release",
+            "npm run build",
+            "c''at a > b.txt",
+            "\\make lint && npm run test:unit",
+            "timeout 5 make build",
+            "FOO=1 make deploy | tee log.txt",
+            "git -C sub status && git push origin main",
+            "find . -name x -exec rm {} +",
+            "echo \"$(date)\" >> notes.txt",
+            "bash -c 'make a && make b'",
+        ];
+        let parsed = |toml: &str| rules::parse(toml, Path::new("r.toml"), &Origin::Yours).unwrap();
+        for command in commands {
+            let action = Action {
+                kind: Kind::Command(command.into()),
+                cwd: Some(dir.path().into()),
+                agent: None,
+                session: Some("s1".into()),
+            };
+            let policy = Policy { rules: parsed(base), untrusted: None };
+            let ways = ways(&action, &policy);
+            assert!(!ways.is_empty(), "{command}: a way is offered");
+            for way in &ways {
+                let mut with = policy.clone();
+                with.rules.extend(way.rules());
+                assert_eq!(with.decide(&action).decision, Verdict::Allow, "{command}: {:?}", way.entries);
+                for other in [format!("{command} --more"), format!("{command}; eval \"$X\""), format!("sudo {command}")]
+                {
+                    let other = Action { kind: Kind::Command(other), ..action.clone() };
+                    // What the way itself allows: allowed with it, and not without it.
+                    let by_way = with.decide(&other).decision == Verdict::Allow
+                        && policy.decide(&other).decision != Verdict::Allow;
+                    let unreadable = other.kind.clone() == Kind::Command(format!("{command}; eval \"$X\""));
+                    assert!(!(by_way && unreadable), "{command}: {:?} allows {:?}", way.entries, other.kind);
+                    // An exact way of a one-part command allows no other command at all.
+                    let one_part = shell::read(command).parts.len() == 1;
+                    let exact = way.breadth == Breadth::Exact && one_part;
+                    assert!(!(by_way && exact), "{command}: {:?} allows {:?}", way.entries, other.kind);
+                }
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use serde::Serialize;
+use user_questions::agents::Agent;
 use user_questions::history::past;
 use user_questions::model::{ErrorCode, Intent};
 use user_questions::policy::remember::{self, Way};
@@ -50,12 +51,10 @@ pub fn offered(ask: &Ask, config: &Path, history: Option<&Path>) -> Vec<Offered>
         return Vec::new();
     };
     let context = request.context.clone().unwrap_or_default();
-    let agent = context.source.as_deref().and_then(|s| {
-        user_questions::agents::Agent::ALL.into_iter().find(|a| a.display_name == s).map(|a| a.name.to_owned())
-    });
+    let agent = context.source.as_deref().and_then(Agent::shown_as).map(|a| a.name.to_owned());
     let action = Action { kind, cwd: context.project.map(Into::into), agent, session: context.session };
     let Ok(policy) = Policy::load(config, action.cwd.as_deref()) else { return Vec::new() };
-    let ways = remember::ways(&action, &policy.decide(&action));
+    let ways = remember::ways(&action, &policy);
     let candidates: Vec<_> = ways.iter().map(Way::rules).collect();
     let counts = history
         .and_then(user_questions::history::open_if_kept)

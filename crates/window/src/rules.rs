@@ -12,7 +12,7 @@ use user_questions::history::store;
 use user_questions::model::ErrorCode;
 use user_questions::policy::rules::{Entry, Rule};
 use user_questions::policy::trust::{self, ProjectFile, Trust};
-use user_questions::policy::{words, yours, Origin, Policy, Verdict};
+use user_questions::policy::{words, yours, Origin, Policy};
 use user_questions_i18n::Text;
 
 use crate::error::UiError;
@@ -176,7 +176,7 @@ pub fn trust(config: Option<&Path>, file: &str, text: &Text) -> Result<(), UiErr
 }
 
 /// Puts `entry` (a rule's fields as TOML: `command = "cargo test"`) in the place of
-/// your rule `id` (`allow:2`), checked as a rule first.
+/// your rule `id` (`allow:2`), checked as a rule before anything is saved.
 pub fn edit(config: Option<&Path>, id: &RuleId, entry: &str, text: &Text) -> Result<(), UiError> {
     let wrong = |error: String| {
         UiError::new(ErrorCode::BadRequest, text.tr_args("window-rules-not-saved", &[("error", (&error).into())]))
@@ -189,10 +189,8 @@ pub fn edit(config: Option<&Path>, id: &RuleId, entry: &str, text: &Text) -> Res
         RuleId::Remembered(n) => return Err(no_such(&n.to_string())),
     };
     let config = config.ok_or_else(|| no_such(id))?;
-    let verdict = Verdict::ALL.into_iter().find(|v| id.split(':').next() == Some(v.key()));
-    let verdict = verdict.ok_or_else(|| no_such(id))?;
     let parsed = Entry::from_toml(entry).map_err(wrong)?;
-    parsed.clone().rule(verdict, &Origin::Yours, 0).map_err(|why| wrong(format!("[[{}]] {why}", verdict.key())))?;
+    // The file is read as rules again before it is saved: a mistake saves nothing.
     yours::replace(config, id, &parsed).map_err(|e| match e {
         yours::EditError::NoSuch(_) => no_such(id),
         other => wrong(other.to_string()),
