@@ -157,9 +157,17 @@ def test_an_allow_is_remembered_as_the_way_picked_and_decides_the_next_command(a
     shot(app, "remember-zh-CN")
     Select(app.find_element(By.ID, "language")).select_by_value("en")
 
-    form = permission_form(app)
-    Select(form.find_element(By.CSS_SELECTOR, "select.remember-way")).select_by_index(4)
-    form.find_element(By.CSS_SELECTOR, "button.approve").click()
+    # The form is drawn again in English: pick once the new one is there.
+    def english_way_picked():
+        form = permission_form(app)
+        ways = Select(form.find_element(By.CSS_SELECTOR, "select.remember-way"))
+        if " in " not in ways.options[4].text:
+            return None
+        ways.select_by_index(4)
+        approve = form.find_element(By.CSS_SELECTOR, "button.approve")
+        return approve if approve.text == "Allow and remember" else None
+
+    wait_for(english_way_picked, "the ways in English").click()
     assert behavior(asking) == "allow"
     wait_for(lambda: rules.exists(), "the rule kept")
     assert rules.read_text() == f'[[allow]]\ncommand = "cargo test"\nproject = "{tmp_path}"\n'
@@ -264,5 +272,7 @@ def test_a_permission_shows_what_each_part_would_do_and_why_it_reached_you(app, 
              "the parts in Chinese")
     shot(app, "permission-parts-zh-CN")
     Select(app.find_element(By.ID, "language")).select_by_value("en")
+    wait_for(lambda: "deletes files" in permission_form(app).find_element(By.CSS_SELECTOR, "section.parts").text,
+             "the parts in English again")
     permission_form(app).find_element(By.CSS_SELECTOR, "button.deny").click()
     assert behavior(asking) == "deny"
