@@ -135,6 +135,7 @@ fn past_counts(config: &Path) {
             session: Some(format!("s{i}")),
             source: Some("Claude Code".into()),
             machine: None,
+            ..Context::default()
         };
         let agent = AgentInfo { id: "a".into(), delegation_depth: 0, client: None };
         let request = Request { questions: vec![q], agent: Some(agent), context: Some(context) };

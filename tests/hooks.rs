@@ -114,7 +114,11 @@ async fn claude_code_permission_request_for_bash() {
     assert_eq!(labels, ["Allow", always, "Deny"]);
     assert!(q["options"][1]["description"].as_str().unwrap().contains("this project, only you"), "{q}");
     assert!(q.get("multiSelect").is_none(), "single-select");
-    assert_eq!(request["context"], json!({"project": "/home/me/shop", "session": "abc123", "source": "Claude Code"}));
+    assert_eq!(
+        request["context"],
+        json!({"project": "/home/me/shop", "session": "abc123", "source": "Claude Code",
+               "description": "Remove node_modules directory"})
+    );
     assert_eq!(request["agent"]["client"], "Claude Code");
     let suggestion = bash_request()["permission_suggestions"][0].clone();
     assert_eq!(
@@ -929,8 +933,8 @@ async fn several_permissions_are_answered_at_once_from_a_terminal() {
     assert_eq!(
         out.stdout.lines().collect::<Vec<_>>(),
         [
-            format!("allow {}: Claude Code · shop · Run this command? · make a", ids[0]),
-            format!("deny  {}: Claude Code · api · Run this command? · make b", ids[1]),
+            format!("allow {}: Claude Code · shop · session s1 · Run this command? · make a", ids[0]),
+            format!("deny  {}: Claude Code · api · session s2 · Run this command? · make b", ids[1]),
         ]
     );
     let mut hooks = hooks.into_iter();
@@ -985,6 +989,8 @@ async fn a_permission_carries_what_each_part_does_and_why_it_is_asked() {
     assert_eq!(
         lines,
         [
+            "  Claude Code · shop · session abc123",
+            "  The agent says: Remove node_modules directory",
             "  cat README.md: only reads (allowed: allow read-only)",
             "  head -3: only reads (allowed: allow read-only)",
             "  sudo rm -rf /var/cache/x: runs as root (no rule allows it)",
@@ -998,4 +1004,86 @@ async fn a_permission_carries_what_each_part_does_and_why_it_is_asked() {
     let reply = json!({"ask": offer["params"]["ask"], "answer": item("permission", &["Deny"], None)});
     window.call("questions/answer", reply).await;
     assert_eq!(decision(child).await.unwrap()["hookSpecificOutput"]["decision"]["behavior"], "deny");
+}
+
+/// A repository at `folder` with `branch` checked out, made by git itself.
+fn git_repository(folder: &Path, branch: &str) {
+    std::fs::create_dir_all(folder).unwrap();
+    let status = std::process::Command::new("git")
+        .args(["init", "-q", "-b", branch])
+        .current_dir(folder)
+        .status()
+        .expect("git runs");
+    assert!(status.success());
+}
+
+/// A permission says where the agent works (its project's name, branch and folder)
+/// and what the agent says of it (the call's `description`, and its last message from
+/// the end of its transcript), in the request every door receives and under `userq
+/// pending`, in both languages; a request from a second project is told apart by its
+/// name. The agent's text is shown inert.
+#[tokio::test]
+async fn a_permission_says_where_the_agent_works_and_what_it_says() {
+    let (dir, socket) = temp_socket();
+    let _server = serve(&socket).await;
+    let mut window = answerer(&socket, json!("agents")).await;
+    let shop = dir.path().join("shop");
+    git_repository(&shop, "feature/login");
+    std::fs::create_dir_all(shop.join("crates/api")).unwrap();
+    let transcript = dir.path().join("session.jsonl");
+    let lines = [
+        json!({"type": "user", "message": {"role": "user", "content": "Migrate the database"}}),
+        json!({"type": "assistant", "message": {"role": "assistant",
+            "content": [{"type": "text", "text": "The schema changed, so I will migrate.\u{202E}"}]}}),
+        json!({"type": "assistant", "message": {"role": "assistant",
+            "content": [{"type": "tool_use", "name": "Bash", "input": {"command": "rm -rf node_modules"}}]}}),
+    ];
+    std::fs::write(&transcript, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let mut input = bash_request();
+    input["cwd"] = json!(shop.join("crates/api"));
+    input["transcript_path"] = json!(transcript);
+    let first = hook(&socket, "claude-code", &input).await;
+    let offer = hold(&mut window).await;
+    assert_eq!(
+        offer["params"]["request"]["context"],
+        json!({"project": shop.join("crates/api"), "root": shop, "branch": "feature/login",
+               "session": "abc123", "source": "Claude Code", "description": "Remove node_modules directory",
+               "lastMessage": "The schema changed, so I will migrate.\u{202E}"})
+    );
+
+    let api = dir.path().join("api");
+    git_repository(&api, "main");
+    let mut other = bash_request();
+    (other["cwd"], other["session_id"], other["tool_input"]) =
+        (json!(api), json!("0f1e2d3c4b5a"), json!({"command": "make deploy"}));
+    let second = hook(&socket, "claude-code", &other).await;
+    let offer2 = hold(&mut window).await;
+
+    let out = finish(userq(&socket).arg("pending").spawn().unwrap()).await;
+    let said: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("  ") && !l.contains(": deletes")).collect();
+    assert_eq!(
+        said,
+        [
+            "  Claude Code · shop · on feature/login · in crates/api · session abc123",
+            "  The agent says: Remove node_modules directory",
+            "  Its last message: The schema changed, so I will migrate.[U+202E]",
+            "  Claude Code · api · on main · session 0f1e2d3c",
+            "  make deploy: not known (no rule allows it)",
+        ],
+        "{}",
+        out.stdout
+    );
+    let out = finish(userq(&socket).arg("pending").env("USERQ_LANG", "zh-CN").spawn().unwrap()).await;
+    assert!(
+        out.stdout.contains("  Claude Code · shop · 分支 feature/login · 目录 crates/api · 会话 abc123\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("  智能体说：Remove node_modules directory\n"), "{}", out.stdout);
+
+    for (offer, child) in [(offer, first), (offer2, second)] {
+        let reply = json!({"ask": offer["params"]["ask"], "answer": item("permission", &["Deny"], None)});
+        window.call("questions/answer", reply).await;
+        assert_eq!(decision(child).await.unwrap()["hookSpecificOutput"]["decision"]["behavior"], "deny");
+    }
 }

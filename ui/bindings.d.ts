@@ -5,12 +5,33 @@ type QuestionOption = { label: string, description?: string, };
 
 type Intent = { kind: string, approve: string, };
 
-type Context = { project?: string, session?: string, source?: string, 
+type Context = { 
+/**
+ * The folder the agent works in.
+ */
+project?: string, session?: string, source?: string, 
 /**
  * The machine the agent runs on, set by the door its ask came through (an SSH
  * forward); absent for this machine.
  */
-machine?: string, };
+machine?: string, 
+/**
+ * The project `project` is in: the nearest folder above it holding `.git`.
+ */
+root?: string, 
+/**
+ * The branch checked out in `root` (a short commit when none is).
+ */
+branch?: string, 
+/**
+ * The request's own words: what the agent says the call is for (Claude Code's
+ * Bash `description`).
+ */
+description?: string, 
+/**
+ * The agent's last message before it asked, from its transcript.
+ */
+lastMessage?: string, };
 
 type AgentView = { id: string, client: string | null, delegationDepth: number, };
 
@@ -152,6 +173,14 @@ rememberWays: Array<WayView>,
  * What each part of a permission's action would do, and why it reached you.
  */
 parts: Array<PartView>, 
+/**
+ * Where in its project the agent asks from.
+ */
+place: PlaceView, 
+/**
+ * What the agent says of its request, in its own words (inert).
+ */
+says: SaysView, 
 /**
  * A team question's count: "You voted Approve. @hal approved. One more approval
  * needed."
@@ -481,6 +510,14 @@ type PartView = { text: string, does: string, why: string,
  * A rule allows it: shown quieter than the parts that brought the question.
  */
 allowed: boolean, };
+
+type PlaceView = { project: string | null, 
+/**
+ * The project's whole path, for a tooltip.
+ */
+projectPath: string | null, branch: string | null, folder: string | null, };
+
+type SaysView = { description: string | null, lastMessage: string | null, };
 
 type WayView = { 
 /**

@@ -31,6 +31,8 @@ export function formFor(view) {
   form.dataset.agent = view.agent ? view.agent.id : "";
   form.setAttribute("aria-label", view.questions[0].header || view.questions[0].question);
   form.append(originNode(view));
+  const says = saysNode(view.says);
+  if (says) form.append(says);
   for (const q of view.questions) {
     const fs = el("fieldset", { class: "question" });
     fs.dataset.qid = q.id;
@@ -121,22 +123,46 @@ function rememberNode(view) {
   return el("span", { class: "remember-group" }, box, whom);
 }
 
-// Who asks, in which project and session: one line above each ask.
+// Who asks, in which project, branch, folder and session: one line above each ask.
 /** @param {ListedAsk} view */
 function originNode(view) {
   const c = view.context || {};
+  const p = view.place;
   const by = c.source || (view.agent && view.agent.client) || "";
   const line = el("p", { class: "origin" });
   if (by) line.append(el("span", { class: "source", text: by }));
-  if (c.project) line.append(el("span", { class: "project", text: baseName(c.project), title: c.project }));
+  if (p.project) line.append(el("span", { class: "project", text: p.project, title: p.projectPath || "" }));
+  if (p.branch) line.append(el("span", { class: "branch", text: p.branch }));
+  if (p.folder) line.append(el("span", { class: "folder", text: p.folder }));
   if (c.session) line.append(el("span", { class: "session", text: view.sessionLabel || "", title: c.session }));
   if (c.machine) line.append(el("span", { class: "machine", text: c.machine, title: tr("window-machine") }));
   if (view.agent) line.append(el("span", { class: "agent-id", text: view.agent.id }));
   return line;
 }
 
-/** @param {string} path */
-function baseName(path) {
-  const parts = path.split(/[\\/]/).filter(Boolean);
-  return parts.length ? parts[parts.length - 1] : path;
+// What the agent says of its request, labelled as its own words: the call's
+// description, then its last message, folded when long. Text only, made inert in Rust.
+/** @param {SaysView} says */
+function saysNode(says) {
+  if (!says.description && !says.lastMessage) return null;
+  const node = el(
+    "section",
+    { class: "says", "aria-label": tr("window-agent-says") },
+    el("h4", { text: tr("window-agent-says") }),
+  );
+  if (says.description) node.append(el("blockquote", { class: "description", text: says.description }));
+  if (says.lastMessage) {
+    const last = el(
+      "details",
+      { class: "last-message" },
+      el("summary", { text: tr("window-agent-last-message") }),
+      el("blockquote", { text: says.lastMessage }),
+    );
+    last.open = says.lastMessage.length <= FOLDED_AFTER;
+    node.append(last);
+  }
+  return node;
 }
+
+// A last message longer than this many characters starts folded.
+const FOLDED_AFTER = 280;

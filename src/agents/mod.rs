@@ -19,6 +19,7 @@ pub mod opencode;
 pub mod qwen;
 pub mod setup;
 pub mod stop_review;
+pub mod transcript;
 pub mod version;
 
 use serde_json::{Map, Value};
@@ -61,6 +62,16 @@ pub trait Integration: Sync {
     /// Gemini CLI, Qwen Code and Factory Droid share) with its `session_id`.
     fn session_ended(&self, hook: &HookInput) -> Option<String> {
         (hook.event == "SessionEnd").then(|| hook.text("session_id").map(str::to_owned)).flatten()
+    }
+    /// The call's own words, what the agent says it is for: the tool input's
+    /// `description` (Claude Code's Bash, Gemini CLI's and Qwen Code's shell tool).
+    fn description(&self, hook: &HookInput) -> Option<String> {
+        let input = hook.fields.get("tool_input")?;
+        input.get("description").and_then(Value::as_str).map(str::to_owned)
+    }
+    /// Where the agent keeps its transcript, whose last message shows beside the ask.
+    fn transcript(&self, hook: &HookInput) -> Option<std::path::PathBuf> {
+        hook.text("transcript_path").filter(|p| !p.is_empty()).map(Into::into)
     }
     /// Reads the hook's stdin: Claude Code's shape (`hook_event_name`, `tool_name`,
     /// `tool_input`, `cwd`, `session_id`) unless the agent says otherwise.
@@ -162,6 +173,7 @@ impl Agent {
         let ask = self.hooks.ask_from(&hook, words)?;
         Ok(ask.map(|mut ask| {
             ask.context = hook.context(self);
+            ask.transcript = self.hooks.transcript(&hook);
             ask
         }))
     }
@@ -226,13 +238,19 @@ impl HookInput {
         self.text("cwd")
     }
 
+    /// Where the hook was called from and what the agent says of its call; the
+    /// transcript's last message is read later, only for an ask a person sees
+    /// ([`HookAsk::hear_the_agent`]).
     fn context(&self, agent: Agent) -> Context {
-        Context {
+        let mut context = Context {
             project: self.cwd().map(str::to_owned),
             session: self.text("session_id").map(str::to_owned),
             source: Some(agent.display_name.to_owned()),
-            machine: None,
-        }
+            description: agent.hooks.description(self),
+            ..Context::default()
+        };
+        crate::place::locate(&mut context);
+        context
     }
 }
 
@@ -240,7 +258,7 @@ impl HookInput {
 /// the questions asked again (an answer that did not fit, each problem shown).
 pub enum Next {
     Done(Option<Value>),
-    Again(HookAsk),
+    Again(Box<HookAsk>),
 }
 
 /// Turns the person's answer into what follows it.
@@ -257,6 +275,8 @@ pub struct HookAsk {
     /// Whether the person is asked when the policy does not decide; not where the
     /// agent's hook can only block (Kimi Code), whose own prompt asks instead.
     pub asks_the_person: bool,
+    /// Where the agent keeps its transcript, read only when the ask reaches a person.
+    transcript: Option<std::path::PathBuf>,
     decide: Decide,
 }
 
@@ -273,6 +293,7 @@ impl HookAsk {
             dismissed: None,
             action: None,
             asks_the_person: true,
+            transcript: None,
             decide: Box::new(decide),
         }
     }
@@ -323,6 +344,15 @@ impl HookAsk {
         let intent = self.questions.first_mut().and_then(|q| q.intent.as_mut());
         if let (Some(intent), Ok(parts)) = (intent, serde_json::to_value(parts)) {
             intent.extra.insert(crate::policy::reading::PARTS.into(), parts);
+        }
+    }
+
+    /// The agent's last message before it asked, from the end of its transcript, in
+    /// the ask's context: read only for an ask a person sees, as the policy's own
+    /// decisions need none of it.
+    pub fn hear_the_agent(&mut self) {
+        if let Some(path) = &self.transcript {
+            self.context.last_message = transcript::last_message(path);
         }
     }
 

@@ -13,8 +13,10 @@ use matrix_sdk::ruma::events::poll::unstable_start::{
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
 use matrix_sdk::ruma::UInt;
 
+use crate::glance;
 use crate::model::labels::CODE_REVIEW;
-use crate::model::{Question, Request};
+use crate::model::{Context, Question, Request};
+use user_questions_i18n::Text;
 
 /// A poll holds at most this many options (MSC3381); more are named in the message.
 pub const MOST_OPTIONS: usize = 20;
@@ -74,6 +76,12 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
     let who = asker(request, here);
     plain.push_str(&who);
     html.push_str(&format!("<p><em>{}</em></p>", escape(&who)));
+    // What the agent says of it, labelled as its own words.
+    let context = request.context.clone().unwrap_or_default();
+    for said in glance::says(&context, glance::LAST_MESSAGE, &Text::for_tag("en")) {
+        plain.push_str(&format!("\n{said}"));
+        html.push_str(&format!("<blockquote>{}</blockquote>", escape(&said)));
+    }
     for q in &request.questions {
         let header = q.header.as_deref().map(|h| format!("{h}: ")).unwrap_or_default();
         plain.push_str(&format!("\n\n{header}{}", q.question));
@@ -104,15 +112,16 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
     RoomMessageEventContent::text_html(plain, html)
 }
 
-/// "claude-code asks, in ~/src/shop, on beta".
+/// "claude-code asks, in shop · on main · in crates/api · session 01234567, on beta".
 fn asker(request: &Request, here: &str) -> String {
     let agent = request.agent.as_ref().and_then(|a| a.client.clone().or_else(|| Some(a.id.clone())));
-    let context = request.context.as_ref();
-    let mut who = format!("{} asks", agent.as_deref().unwrap_or("An agent"));
-    if let Some(project) = context.and_then(|c| c.project.as_deref()) {
-        who.push_str(&format!(", in {project}"));
+    let context = request.context.clone().unwrap_or_default();
+    let mut who = format!("{} asks", agent.as_deref().map_or_else(|| "An agent".into(), glance::inert));
+    let place = glance::place(&Context { machine: None, ..context.clone() }, &Text::for_tag("en"));
+    if !place.is_empty() {
+        who.push_str(&format!(", in {}", place.join(" · ")));
     }
-    who.push_str(&format!(", on {}", context.and_then(|c| c.machine.as_deref()).unwrap_or(here)));
+    who.push_str(&format!(", on {}", glance::inert(context.machine.as_deref().unwrap_or(here))));
     who
 }
 
@@ -193,7 +202,7 @@ pub fn markdown(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AgentInfo, Context};
+    use crate::model::AgentInfo;
 
     fn plan() -> Request {
         let mut q = Question::new("plan", "Approve this plan?").option("Approve", None).option("Revise", None);
@@ -211,7 +220,7 @@ mod tests {
         let message = message(&plan(), "alpha");
         let json = serde_json::to_value(&message).unwrap();
         let html = json["formatted_body"].as_str().unwrap();
-        assert!(html.starts_with("<p><em>claude-code asks, in ~/src/shop, on alpha</em></p>"), "{html}");
+        assert!(html.starts_with("<p><em>claude-code asks, in shop, on alpha</em></p>"), "{html}");
         assert!(
             html.contains("<h1>Ship it</h1>") && html.contains("<code class=\"language-diff\">-a\n+b\n</code>"),
             "{html}"
@@ -220,6 +229,31 @@ mod tests {
         let text = escape("<b>&\"x\"</b>");
         assert_eq!(text, "&lt;b&gt;&amp;\"x\"&lt;/b&gt;", "body text: quotes need no escaping");
         assert!(json["body"].as_str().unwrap().contains("Plan review: Approve this plan?"));
+    }
+
+    #[test]
+    fn the_message_carries_the_place_and_the_agents_words_inert() {
+        let mut request = plan();
+        request.context = Some(Context {
+            project: Some("/home/me/shop/web".into()),
+            root: Some("/home/me/shop".into()),
+            branch: Some("main".into()),
+            description: Some("<a href=x>Deploy</a>\u{202E}".into()),
+            last_message: Some("I will ship it.".into()),
+            ..Default::default()
+        });
+        let json = serde_json::to_value(message(&request, "alpha")).unwrap();
+        let body = json["body"].as_str().unwrap();
+        assert!(body.starts_with("claude-code asks, in shop · on main · in web, on alpha\n"), "{body}");
+        assert!(
+            body.contains("\nThe agent says: <a href=x>Deploy</a>[U+202E]\nIts last message: I will ship it."),
+            "{body}"
+        );
+        let html = json["formatted_body"].as_str().unwrap();
+        assert!(
+            html.contains("<blockquote>The agent says: &lt;a href=x&gt;Deploy&lt;/a&gt;[U+202E]</blockquote>"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! CLI, MCP, desktop) shares one definition of the wire shapes.
 
 mod answer;
+mod context;
 mod error;
 pub mod labels;
 mod question;
 
 pub use answer::{Answer, AnswerItem};
+pub use context::{base_name, Context};
 pub use error::{jsonrpc, ErrorCode, UserQuestionError};
-pub use question::{AgentInfo, AgentRef, AskRequest, Context, Intent, Question, QuestionOption, Request};
+pub use question::{AgentInfo, AgentRef, AskRequest, Intent, Question, QuestionOption, Request};

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
-use super::UserQuestionError;
+use super::{Context, UserQuestionError};
 
 /// One selectable answer of a question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,42 +92,6 @@ pub struct AgentInfo {
     /// gave none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
-}
-
-/// Where a question comes from, for people and for grouping: the project folder the
-/// agent works in, the agent's own session id, what kind of agent asks, and the
-/// machine it runs on when that is not this one. Free text, shown and passed on, never
-/// used to admit or refuse an ask.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Context {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub project: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub session: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub source: Option<String>,
-    /// The machine the agent runs on, set by the door its ask came through (an SSH
-    /// forward); absent for this machine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub machine: Option<String>,
-}
-
-impl Context {
-    /// Parses `{"project"?, "session"?, "source"?, "machine"?}`; unknown fields are ignored.
-    pub fn from_value(v: &Value, at: &str) -> Result<Self, UserQuestionError> {
-        let obj = object(v, at)?;
-        Ok(Self {
-            project: optional_string(obj, "project", at)?,
-            session: optional_string(obj, "session", at)?,
-            source: optional_string(obj, "source", at)?,
-            machine: optional_string(obj, "machine", at)?,
-        })
-    }
 }
 
 /// `ask(request)`: a batch of questions and, optionally, the asking agent.
@@ -278,7 +242,7 @@ fn wrong_type(at: &str, expected: &str) -> UserQuestionError {
     UserQuestionError::bad_request(format!("{at} must be {expected}"))
 }
 
-fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, UserQuestionError> {
+pub(crate) fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, UserQuestionError> {
     v.as_object().ok_or_else(|| wrong_type(at, "an object"))
 }
 

@@ -109,7 +109,7 @@ const DOES: &[(&str, &[&str], Does)] = &[
 
 /// Every part of a permission's action: what it does and why it reached the person.
 pub fn explain(action: &Action, decided: &Decision) -> Vec<Explained> {
-    let project = action.cwd.as_deref().map(super::remember::project_of);
+    let project = action.cwd.as_deref().map(crate::place::project_of);
     let parts: Vec<Option<Part>> = match &action.kind {
         Kind::Command(command) => shell::read(command).parts.into_iter().map(Some).collect(),
         _ => decided.parts.iter().map(|_| None).collect(),

@@ -5,7 +5,7 @@
 //! each part no rule allows yet. An action with a part that cannot be read, or that
 //! a deny or an ask may fit, offers no way at all: no allow added could let it run.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -57,7 +57,7 @@ pub fn ways(action: &Action, policy: &Policy) -> Vec<Way> {
         return Vec::new();
     }
     let Some(needed) = needed(action, &decided) else { return Vec::new() };
-    let project = action.cwd.as_deref().map(project_of);
+    let project = action.cwd.as_deref().map(crate::place::project_of);
     let reaches = [
         action.session.as_ref().map(|_| Reach::Session),
         project.as_ref().map(|_| Reach::Project),
@@ -189,12 +189,6 @@ fn program(words: &[Option<String>]) -> Option<String> {
 fn folder(path: &str) -> Option<String> {
     let parent = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty())?;
     Some(format!("{}/**", parent.display()))
-}
-
-/// The project a folder belongs to: the nearest folder above it (or it) holding
-/// `.git`, else the folder itself.
-pub fn project_of(cwd: &Path) -> PathBuf {
-    cwd.ancestors().find(|d| d.join(".git").exists()).unwrap_or(cwd).to_path_buf()
 }
 
 #[cfg(test)]

@@ -99,6 +99,7 @@ notice-app = User Questions
 notice-open = Open
 notice-an-agent = an agent
 notice-on-machine = { $who } on { $machine }
+notice-title-where = { $agent } in { $place }
 notice-question-from = Question from { $agent }
 notice-more = (+{ $count } more)
 notice-burst =
@@ -133,9 +134,6 @@ answer-origin-agent = { $depth ->
    *[other] agent { $agent } (a subagent)
 }
 answer-origin-local = a local program
-answer-origin-machine = on { $machine }
-answer-origin-project = in { $project }
-answer-origin-session = session { $session }
 answer-choice-other = ✎ Other (type an answer)
 answer-choice-skip = ↷ Skip this question
 answer-choice-dismiss = ✗ Dismiss (tell the agent you won't answer)
@@ -683,5 +681,15 @@ why-ask-rule = a rule says ask: { $rule }
 why-may-fit = a rule may fit it: { $rule }
 why-no-rule = no rule allows it
 why-unreadable = it cannot be read with certainty
+window-agent-says = The agent says
+window-agent-last-message = Its last message
 window-parts = What it would do
 pending-part = { $part }: { $does } ({ $why })
+
+## What a person reads of a request in one look (glance.rs)
+glance-branch = on { $branch }
+glance-folder = in { $folder }
+glance-session = session { $session }
+glance-machine = on { $machine }
+glance-says = The agent says: { $words }
+glance-said-last = Its last message: { $words }

@@ -84,6 +84,7 @@ notice-app = User Questions
 notice-open = 打开
 notice-an-agent = 一个智能体
 notice-on-machine = { $machine } 上的 { $who }
+notice-title-where = { $agent }（{ $place }）
 notice-question-from = 来自 { $agent } 的问题
 notice-more = （另有 { $count } 个）
 notice-burst = 来自 { $agents } 个智能体的 { $questions } 个新问题
@@ -111,9 +112,6 @@ answer-origin-agent = { $depth ->
    *[other] 智能体 { $agent }（子智能体）
 }
 answer-origin-local = 一个本地程序
-answer-origin-machine = 机器 { $machine }
-answer-origin-project = 项目 { $project }
-answer-origin-session = 会话 { $session }
 answer-choice-other = ✎ 其他（输入回答）
 answer-choice-skip = ↷ 跳过这个问题
 answer-choice-dismiss = ✗ 忽略（告诉智能体你不回答）
@@ -628,5 +626,15 @@ why-ask-rule = 规则要求询问：{ $rule }
 why-may-fit = 可能适用的规则：{ $rule }
 why-no-rule = 没有规则允许
 why-unreadable = 无法确定地读懂
+window-agent-says = 智能体说
+window-agent-last-message = 它的上一条消息
 window-parts = 它将做什么
 pending-part = { $part }：{ $does }（{ $why }）
+
+## What a person reads of a request in one look (glance.rs)
+glance-branch = 分支 { $branch }
+glance-folder = 目录 { $folder }
+glance-session = 会话 { $session }
+glance-machine = 机器 { $machine }
+glance-says = 智能体说：{ $words }
+glance-said-last = 它的上一条消息：{ $words }

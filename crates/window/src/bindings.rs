@@ -83,6 +83,8 @@ fn declarations() -> String {
         AnswerItem::decl(),
         RememberFor::decl(),
         crate::list::PartView::decl(),
+        crate::list::PlaceView::decl(),
+        crate::list::SaysView::decl(),
         WayView::decl(),
     ];
     let mut out = String::from(

@@ -5,6 +5,8 @@
 //! decided once and tested without a window.
 
 use serde::Serialize;
+use user_questions::glance;
+use user_questions::model::Context;
 use user_questions::policy::{reading, words};
 use user_questions::service::Progress;
 use user_questions::wording;
@@ -42,6 +44,10 @@ pub struct ListedAsk {
     pub remember_ways: Vec<crate::remember::WayView>,
     /// What each part of a permission's action would do, and why it reached you.
     pub parts: Vec<PartView>,
+    /// Where in its project the agent asks from.
+    pub place: PlaceView,
+    /// What the agent says of its request, in its own words (inert).
+    pub says: SaysView,
     /// A team question's count: "You voted Approve. @hal approved. One more approval
     /// needed."
     pub team: Option<String>,
@@ -58,6 +64,54 @@ pub struct PartView {
     pub why: String,
     /// A rule allows it: shown quieter than the parts that brought the question.
     pub allowed: bool,
+}
+
+/// Where an ask comes from inside its project, worded: `shop`, `on main`, `in
+/// crates/api`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PlaceView {
+    pub project: Option<String>,
+    /// The project's whole path, for a tooltip.
+    pub project_path: Option<String>,
+    pub branch: Option<String>,
+    pub folder: Option<String>,
+}
+
+/// The agent's own words on its request, each shown under a label saying whose they
+/// are; made inert ([`glance::inert`]), and escaped as text by the page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SaysView {
+    pub description: Option<String>,
+    pub last_message: Option<String>,
+}
+
+fn place_of(context: &Context, text: &Text) -> PlaceView {
+    let worded = |key, name, value: Option<&str>| {
+        value.map(|v| {
+            let v = glance::inert(v);
+            text.tr_args(key, &[(name, (&v).into())])
+        })
+    };
+    PlaceView {
+        project: context.project_name().map(glance::inert),
+        project_path: context.root.clone().or_else(|| context.project.clone()).map(|p| glance::inert(&p)),
+        branch: worded("glance-branch", "branch", context.branch.as_deref()),
+        folder: worded("glance-folder", "folder", context.folder()),
+    }
+}
+
+fn says_of(context: &Context) -> SaysView {
+    let words = |w: Option<&str>| {
+        w.map(str::trim).filter(|w| !w.is_empty()).map(|w| glance::inert(&glance::cut(w, glance::LAST_MESSAGE)))
+    };
+    SaysView {
+        description: words(context.description.as_deref()),
+        last_message: words(context.last_message.as_deref()),
+    }
 }
 
 /// The parts a permission question carries, worded in `text`'s language.
@@ -91,15 +145,6 @@ pub struct GroupView {
     pub count_label: String,
 }
 
-/// The project folder's last part, as a person calls the project.
-pub fn base_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).find(|p| !p.is_empty()).unwrap_or(path)
-}
-
-fn short(session: &str) -> &str {
-    session.char_indices().nth(8).map(|(i, _)| &session[..i]).unwrap_or(session)
-}
-
 /// Asks of one agent session stay together: hooks ask as one agent per call, so a
 /// session (with its source and project) is the group when the ask names one.
 fn group_of(view: &AskView, text: &Text) -> GroupView {
@@ -112,9 +157,9 @@ fn group_of(view: &AskView, text: &Text) -> GroupView {
                 context.source.as_deref().unwrap_or(""),
                 context.project.as_deref().unwrap_or("")
             ),
-            context.project.as_deref().map(base_name).or(context.source.as_deref()).unwrap_or("").to_owned(),
+            context.project_name().or(context.source.as_deref()).unwrap_or("").to_owned(),
             context.source.clone().or(agent_client).unwrap_or_default(),
-            text.tr_args("window-session", &[("session", short(session).into())]),
+            text.tr_args("window-session", &[("session", context.short_session().unwrap_or(session).into())]),
         ),
         None => match &view.agent {
             Some(a) => (
@@ -160,14 +205,26 @@ impl ListView {
             let session_label = view
                 .context
                 .as_ref()
-                .and_then(|c| c.session.as_deref())
-                .map(|s| text.tr_args("window-session", &[("session", short(s).into())]));
+                .and_then(Context::short_session)
+                .map(|s| text.tr_args("window-session", &[("session", s.into())]));
             let remember_client =
                 view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
             let team = view.progress.as_ref().map(|p| wording::progress(&shown_votes(p, &view), text));
             let remember_ways = crate::remember::views(&view.ways, text);
             let parts = parts_of(&view, text);
-            asks.push(ListedAsk { view, group: key, session_label, remember_client, remember_ways, parts, team });
+            let context = view.context.clone().unwrap_or_default();
+            let (place, says) = (place_of(&context, text), says_of(&context));
+            asks.push(ListedAsk {
+                view,
+                group: key,
+                session_label,
+                remember_client,
+                remember_ways,
+                parts,
+                place,
+                says,
+                team,
+            });
         }
         for g in &mut groups {
             g.count_label = text.tr_args("window-group-count", &[("count", g.count.into())]);
@@ -195,6 +252,7 @@ mod tests {
                 session: Some(s.into()),
                 source: Some("Claude Code".into()),
                 machine: None,
+                ..Context::default()
             }),
             since: String::new(),
             presentation: Presentation::Form,

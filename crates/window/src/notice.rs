@@ -6,7 +6,6 @@
 use std::collections::HashSet;
 
 use crate::inbox::{AskView, Presentation};
-use crate::list::base_name;
 use user_questions_i18n::Text;
 
 /// Markup some servers interpret in bodies (`<b>`, `&amp;`) is escaped.
@@ -37,7 +36,7 @@ fn agent_name(view: &AskView, text: &Text) -> String {
 }
 
 fn project_name(view: &AskView) -> Option<&str> {
-    view.context.as_ref()?.project.as_deref().map(base_name)
+    view.context.as_ref()?.project_name()
 }
 
 /// The buttons of a question that can be answered from its notification.
@@ -70,7 +69,9 @@ pub fn shown_label(view: &AskView, label: &str, text: &Text) -> String {
     user_questions::wording::shown_option(intent, &option, text).label
 }
 
-/// Title and body of one notification, or of a coalesced burst.
+/// The most of a command (or file, or address) a notification's body shows.
+const NOTIFIED_SUBJECT: usize = 120;
+
 /// What the notification says when the person's deadline decided a question.
 pub fn deadline_passed(passed: &user_questions::deadline::Passed, text: &Text) -> (String, String) {
     let title = text.tr(if passed.denied { "notice-deadline-denied" } else { "notice-deadline-dismissed" });
@@ -81,6 +82,8 @@ pub fn deadline_passed(passed: &user_questions::deadline::Passed, text: &Text) -
     (title, text.tr_args("notice-deadline-body", &[("question", (&question).into()), ("after", (&after).into())]))
 }
 
+/// Title and body of one notification, or of a coalesced burst: for one ask, the
+/// agent and its project in the title, the question and what it acts on in the body.
 pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
     match new {
         [one] => {
@@ -88,24 +91,41 @@ pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
             let agent = agent_name(one, text);
             let (question, header) =
                 user_questions::wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), text);
-            let title = match (&header, &one.context) {
-                (Some(header), Some(c)) if c.source.is_some() => format!("{agent}: {header}"),
-                (Some(header), _) => header.clone(),
-                (None, _) => text.tr_args("notice-question-from", &[("agent", (&agent).into())]),
+            let machine = one.context.as_ref().and_then(|c| c.machine.as_deref());
+            // The agent and its project in the title, where the ask names them.
+            let title = match (&header, project_name(one), &one.context) {
+                (_, Some(project), Some(c)) if c.source.is_some() => {
+                    let place = match machine {
+                        Some(m) => text.tr_args("notice-on-machine", &[("who", project.into()), ("machine", m.into())]),
+                        None => project.to_owned(),
+                    };
+                    text.tr_args("notice-title-where", &[("agent", (&agent).into()), ("place", (&place).into())])
+                }
+                (Some(header), _, Some(c)) if c.source.is_some() => format!("{agent}: {header}"),
+                (Some(header), _, _) => header.clone(),
+                (None, _, _) => text.tr_args("notice-question-from", &[("agent", (&agent).into())]),
             };
             let more = match one.questions.len() {
                 1 => String::new(),
                 n => format!(" {}", text.tr_args("notice-more", &[("count", (n - 1).into())])),
             };
-            let machine = one.context.as_ref().and_then(|c| c.machine.as_deref());
+            let titled = one.context.as_ref().is_some_and(|c| c.source.is_some());
             let place = match (project_name(one), machine) {
+                _ if titled && project_name(one).is_some() => String::new(),
                 (Some(p), Some(m)) => text.tr_args("notice-on-machine", &[("who", p.into()), ("machine", m.into())]),
                 (Some(p), None) => p.to_owned(),
                 (None, Some(m)) => m.to_owned(),
                 (None, None) => String::new(),
             };
             let place = if place.is_empty() { place } else { format!(" ({place})") };
-            (title, format!("{question}{more}{place}"))
+            // What it acts on, cut to fit, on a line of its own.
+            let subject = q
+                .intent
+                .as_ref()
+                .and_then(user_questions::glance::subject)
+                .map(|s| format!("\n{}", user_questions::glance::cut(&s, NOTIFIED_SUBJECT)))
+                .unwrap_or_default();
+            (title, format!("{question}{more}{place}{subject}"))
         }
         many => {
             let agents: HashSet<String> = many.iter().map(|v| agent_name(v, text)).collect();
@@ -194,17 +214,28 @@ mod tests {
             session: Some("s1".into()),
             source: Some("Claude Code".into()),
             machine: None,
+            ..Default::default()
         });
         assert_eq!(quick_answers(&v), ["Allow", "Deny"]);
         let zh = Text::for_tag("zh-CN");
         assert_eq!([shown_label(&v, "Allow", &zh), shown_label(&v, "Always allow x", &zh)], ["允许", "Always allow x"]);
         let en = Text::for_tag("en");
-        assert_eq!(text_for(&[&v], &en), ("Claude Code: Bash".to_owned(), "Deploy <now>? (shop)".to_owned()));
+        assert_eq!(text_for(&[&v], &en), ("Claude Code in shop".to_owned(), "Deploy <now>?".to_owned()));
+        let intent = v.questions[0].intent.as_mut().unwrap();
+        let long = format!("npm run migrate -- --env prod {}", "--verbose ".repeat(20));
+        intent.extra.insert("action".into(), serde_json::json!({"command": long}));
+        let body = text_for(&[&v], &en).1;
+        assert!(
+            body.starts_with("Deploy <now>?\nnpm run migrate -- --env prod --verbose") && body.ends_with('…'),
+            "{body}"
+        );
+        assert_eq!(body.chars().count(), "Deploy <now>?\n".chars().count() + NOTIFIED_SUBJECT + 1);
+        assert_eq!(text_for(&[&v], &zh).0, "Claude Code（shop）");
         assert_eq!(asked_by(&v, &en), "Claude Code (shop)");
         // A question that came through an SSH forward names its machine.
         v.context.as_mut().unwrap().machine = Some("devbox".into());
         assert_eq!(asked_by(&v, &en), "Claude Code (shop) on devbox");
-        assert_eq!(text_for(&[&v], &en).1, "Deploy <now>? (shop on devbox)");
+        assert_eq!(text_for(&[&v], &en).0, "Claude Code in shop on devbox");
         assert_eq!(asked_by(&v, &Text::for_tag("zh-CN")), "devbox 上的 Claude Code (shop)");
         assert_eq!(asked_by(&view("a", "bot", &[], false), &en), "bot");
     }

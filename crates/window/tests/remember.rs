@@ -28,6 +28,7 @@ fn permission(command: &str, project: &Path, session: &str) -> (Vec<Question>, C
         session: Some(session.into()),
         source: Some("Claude Code".into()),
         machine: None,
+        ..Context::default()
     };
     (vec![q], context)
 }

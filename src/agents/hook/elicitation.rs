@@ -49,7 +49,7 @@ fn form_ask(form: Form, words: Text, again: Option<(Answer, Vec<Problem>)>) -> H
     let questions = form.questions(&words, again.as_ref().map(|(a, p)| (a, p.as_slice())));
     let mut ask = HookAsk::checked(questions, move |answer| match form.reply(answer, &words) {
         Ok(reply) => Next::Done(Some(output(reply.to_value()))),
-        Err(problems) => Next::Again(form_ask(form, words, Some((answer.clone(), problems)))),
+        Err(problems) => Next::Again(Box::new(form_ask(form, words, Some((answer.clone(), problems))))),
     });
     ask.dismissed = Some(output(json!({"action": "cancel"})));
     ask

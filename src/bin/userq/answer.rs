@@ -178,6 +178,10 @@ fn prompt_loop(
 
 fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
     println!("\n{}", tr().tr_args("answer-heading", &[("ask", ask.into()), ("origin", (&origin(request)).into())]));
+    let context = request.context.clone().unwrap_or_default();
+    for said in user_questions::glance::says(&context, user_questions::glance::LAST_MESSAGE, tr()) {
+        println!("{said}");
+    }
     let mut items = Vec::with_capacity(request.questions.len());
     for q in &request.questions {
         match ask_one(q)? {
@@ -207,15 +211,7 @@ fn origin(request: &Request) -> String {
         }
         None => parts.push(context.source.clone().unwrap_or_else(|| tr().tr("answer-origin-local"))),
     }
-    if let Some(project) = &context.project {
-        parts.push(tr().tr_args("answer-origin-project", &[("project", project.into())]));
-    }
-    if let Some(session) = &context.session {
-        parts.push(tr().tr_args("answer-origin-session", &[("session", session.into())]));
-    }
-    if let Some(machine) = &context.machine {
-        parts.push(tr().tr_args("answer-origin-machine", &[("machine", machine.into())]));
-    }
+    parts.extend(user_questions::glance::place(&context, tr()));
     parts.join(" · ")
 }
 

@@ -10,10 +10,10 @@ use std::process::ExitCode;
 
 use user_questions::channel::client::Client;
 use user_questions::channel::protocol::{Decide, DecideParams, Empty, Pending};
+use user_questions::glance;
 use user_questions::history::decider::Decider;
 use user_questions::model::labels::DENY;
 use user_questions::model::{Answer, AnswerItem, Intent, Request};
-use user_questions::review::shown;
 use user_questions::service::PendingAsk;
 
 use crate::tr;
@@ -88,20 +88,13 @@ fn answer(request: &Request, verdict: Verdict, reason: Option<&str>) -> Option<A
 fn line(p: &PendingAsk, verdict: Verdict) -> String {
     let q = &p.request.questions[0];
     let context = p.request.context.clone().unwrap_or_default();
-    let project = context.project.as_deref().map(|f| f.rsplit('/').find(|s| !s.is_empty()).unwrap_or(f).to_owned());
-    let mut what: Vec<String> = [context.source, project].into_iter().flatten().collect();
+    let project = context.project_name().map(glance::inert);
+    let mut what: Vec<String> = [context.source.clone(), project].into_iter().flatten().collect();
+    what.extend(context.short_session().map(|s| tr().tr_args("glance-session", &[("session", s.into())])));
     what.push(q.question.clone());
-    if let Some(command) = q.detail.as_deref().and_then(|d| shown::unfenced("sh", d)) {
-        what.push(cut(&command.replace('\n', " "), 80));
+    if let Some(subject) = q.intent.as_ref().and_then(glance::subject) {
+        what.push(glance::cut(&subject, 80));
     }
     let key = if verdict == Verdict::Allow { "answer-batch-allow" } else { "answer-batch-deny" };
     tr().tr_args(key, &[("id", (&p.ask).into()), ("what", (&what.join(" · ")).into())])
-}
-
-/// `text` cut to `max` characters, with an ellipsis where it was cut.
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_owned(),
-    }
 }

@@ -49,6 +49,8 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         }
         Err(ask) => *ask,
     };
+    let mut ask = ask;
+    ask.hear_the_agent();
     let id = agent_id(agent, &ask);
     let asker = Asker::new(socket, agent.display_name, Some(AgentSpec { id, delegation_depth: 0 }))
         .with_context(ask.context.clone());
@@ -64,7 +66,6 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         _ => None,
     };
     tokio::spawn(watch_the_agent(signals, cancel.clone()));
-    let mut ask = ask;
     loop {
         let answer = match asker.ask(&ask.questions, &cancel).await {
             Ok(answer) => answer,
@@ -80,7 +81,7 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
             Next::Done(Some(output)) => return deliver(agent, output),
             Next::Done(None) => say_no_decision(agent, "no answer"),
             Next::Again(again) => {
-                ask = again;
+                ask = *again;
                 continue;
             }
         }
@@ -120,7 +121,7 @@ fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json
             keep_in_history(name, &request, &answer, &decision);
             Ok(output)
         }
-        Next::Again(again) => Err(Box::new(again)),
+        Next::Again(again) => Err(again),
     }
 }
 

@@ -243,6 +243,9 @@ pub fn client_words(e: &ClientError) -> String {
     }
 }
 
+/// The most of an agent's message a terminal line shows.
+const SAID_IN_A_TERMINAL: usize = 300;
+
 async fn pending(socket: PathBuf, json: bool) -> ExitCode {
     let reply = async {
         let (client, _) = Client::connect(&socket, "userq pending").await?;
@@ -279,9 +282,18 @@ async fn pending(socket: PathBuf, json: bool) -> ExitCode {
             questions.join(" | "),
             progress.unwrap_or_default()
         );
-        // A permission's parts, one line each: what it would do, and why it is asked.
+        // Who asks from where, what the agent says, and what it acts on.
+        let context = p.request.context.clone().unwrap_or_default();
+        for line in user_questions::glance::lines(&context, SAID_IN_A_TERMINAL, tr()) {
+            println!("  {line}");
+        }
         let intent = p.request.questions.first().and_then(|q| q.intent.as_ref());
-        for part in intent.map(user_questions::policy::reading::of).unwrap_or_default() {
+        let parts = intent.map(user_questions::policy::reading::of).unwrap_or_default();
+        if let Some(subject) = intent.and_then(user_questions::glance::subject).filter(|_| parts.is_empty()) {
+            println!("  {subject}");
+        }
+        // A permission's parts, one line each: what it would do, and why it is asked.
+        for part in parts {
             let (does, why) = (words::does(&part, tr()), words::why(&part, tr()));
             println!(
                 "  {}",

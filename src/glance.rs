@@ -1,0 +1,166 @@
+//! What a person reads of a request in one look, worded once for every door (the
+//! window, its notification, `userq pending` and `userq answer`, the phone): where it
+//! comes from (the project, its branch, the folder inside it, the session, the machine),
+//! what the agent says of it (its own words, labelled as the agent's), and what it
+//! acts on (the command, the file, the address). Text from an agent is made inert
+//! here: it is shown, never obeyed by the screen that shows it.
+
+use user_questions_i18n::Text;
+
+use crate::model::{Context, Intent};
+use crate::policy::Kind;
+
+/// The longest last message a door shows; the rest is cut with an ellipsis.
+pub const LAST_MESSAGE: usize = 1_500;
+
+/// `text` with every character that could change how the text around it shows made
+/// visible instead: control characters (a terminal's escapes) but the line break and
+/// the tab, and the invisible marks that reorder or hide text (bidi controls,
+/// zero-width characters). Each shows as its code point: `[U+202E]`.
+pub fn inert(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if hides(c) {
+            out.push_str(&format!("[U+{:04X}]", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn hides(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// `text` cut to `max` characters, with an ellipsis where it was cut.
+pub fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+/// Where a request comes from, in pieces a door joins: `shop`, `on main`, `in
+/// crates/api`, `session 01234567`, `on devbox`. The agent itself is named apart.
+pub fn place(context: &Context, text: &Text) -> Vec<String> {
+    let worded = |key, name, value: Option<&str>| {
+        value.map(|v| {
+            let v = inert(v);
+            text.tr_args(key, &[(name, (&v).into())])
+        })
+    };
+    [
+        context.project_name().map(inert),
+        worded("glance-branch", "branch", context.branch.as_deref()),
+        worded("glance-folder", "folder", context.folder()),
+        worded("glance-session", "session", context.short_session()),
+        worded("glance-machine", "machine", context.machine.as_deref()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// What the agent says of its request, each labelled as the agent's: its own
+/// description of the call, then its last message before asking (cut to `max`
+/// characters). Inert.
+pub fn says(context: &Context, max: usize, text: &Text) -> Vec<String> {
+    let said = |key, words: Option<&str>| {
+        words.map(str::trim).filter(|w| !w.is_empty()).map(|w| {
+            let w = inert(&cut(w, max));
+            text.tr_args(key, &[("words", (&w).into())])
+        })
+    };
+    [said("glance-says", context.description.as_deref()), said("glance-said-last", context.last_message.as_deref())]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The whole of it as lines of text, for a terminal or a message: who and where
+/// (`Claude Code · shop · on main · in crates/api`), then what the agent says.
+pub fn lines(context: &Context, max: usize, text: &Text) -> Vec<String> {
+    let who: Vec<String> = context.source.as_deref().map(inert).into_iter().chain(place(context, text)).collect();
+    let who = (!who.is_empty()).then(|| who.join(" · "));
+    who.into_iter().chain(says(context, max, text)).collect()
+}
+
+/// What a permission acts on, from its intent's action: the command, the file (or
+/// files), the address, the MCP server and tool. Inert, on one line.
+pub fn subject(intent: &Intent) -> Option<String> {
+    let line = match Kind::of(intent)? {
+        Kind::Command(command) => command,
+        Kind::Read(file) => file,
+        Kind::Edit(files) => files.join(", "),
+        Kind::Fetch(url) => url,
+        Kind::Mcp { server, tool } => format!("{server} · {tool}"),
+    };
+    Some(inert(&line.split_whitespace().collect::<Vec<_>>().join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> Context {
+        Context {
+            project: Some("/home/me/shop/crates/api".into()),
+            root: Some("/home/me/shop".into()),
+            branch: Some("main".into()),
+            session: Some("0123456789abcdef".into()),
+            machine: Some("devbox".into()),
+            description: Some("Run the migrations".into()),
+            last_message: Some("The schema changed, so I will migrate the database.".into()),
+            ..Context::default()
+        }
+    }
+
+    #[test]
+    fn the_place_and_the_agents_words_are_worded_in_the_persons_language() {
+        let en = Text::for_tag("en");
+        assert_eq!(place(&context(), &en), ["shop", "on main", "in crates/api", "session 01234567", "on devbox"]);
+        assert_eq!(
+            says(&context(), 20, &en),
+            ["The agent says: Run the migrations", "Its last message: The schema changed, …"]
+        );
+        let zh = Text::for_tag("zh-CN");
+        assert_eq!(place(&context(), &zh)[1], "分支 main");
+        assert!(says(&context(), 100, &zh)[0].starts_with("智能体说："), "{:?}", says(&context(), 100, &zh));
+        assert!(place(&Context::default(), &en).is_empty() && says(&Context::default(), 9, &en).is_empty());
+        let claude = Context { source: Some("Claude Code".into()), machine: None, last_message: None, ..context() };
+        assert_eq!(
+            lines(&claude, 99, &en),
+            ["Claude Code · shop · on main · in crates/api · session 01234567", "The agent says: Run the migrations"]
+        );
+    }
+
+    #[test]
+    fn an_agents_text_is_shown_inert() {
+        assert_eq!(inert("safe\u{202E}txt.exe"), "safe[U+202E]txt.exe");
+        assert_eq!(inert("\x1b[31mred\x1b[0m\n\tok"), "[U+001B][31mred[U+001B][0m\n\tok");
+        assert_eq!(inert("a\u{200B}b\u{2066}c\u{FEFF}"), "a[U+200B]b[U+2066]c[U+FEFF]");
+        assert_eq!(
+            inert("<b>中文</b> & [x](javascript:y)"),
+            "<b>中文</b> & [x](javascript:y)",
+            "markup is the door's to escape"
+        );
+    }
+
+    #[test]
+    fn a_permission_names_what_it_acts_on_on_one_line() {
+        let intent = |action: serde_json::Value| {
+            let mut extra = serde_json::Map::new();
+            extra.insert(crate::policy::ACTION.into(), action);
+            Intent { kind: "permission".into(), approve: "Allow".into(), extra }
+        };
+        assert_eq!(subject(&intent(serde_json::json!({"command": "make\n  deploy"}))).as_deref(), Some("make deploy"));
+        assert_eq!(subject(&intent(serde_json::json!({"edit": ["a.rs", "b.rs"]}))).as_deref(), Some("a.rs, b.rs"));
+        assert_eq!(
+            subject(&intent(serde_json::json!({"mcp": {"server": "db", "tool": "drop"}}))).as_deref(),
+            Some("db · drop")
+        );
+        assert_eq!(subject(&intent(serde_json::json!("nothing"))), None);
+    }
+}
