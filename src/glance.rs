@@ -14,13 +14,25 @@ use crate::policy::Kind;
 pub const LAST_MESSAGE: usize = 1_500;
 
 /// `text` with every character that could change how the text around it shows made
-/// visible instead: control characters (a terminal's escapes) but the line break and
-/// the tab, and the invisible marks that reorder or hide text (bidi controls,
-/// zero-width characters). Each shows as its code point: `[U+202E]`.
+/// visible instead: control characters (a terminal's escapes, a bare carriage return)
+/// but the line break and the tab, and the invisible marks that reorder or hide text
+/// ([`marks_shown`]). Each shows as its code point: `[U+202E]`.
 pub fn inert(text: &str) -> String {
+    shown(&text.replace("\r\n", "\n"), |c| (c.is_control() && c != '\n' && c != '\t') || hides(c))
+}
+
+/// `text` with only the invisible marks that reorder or hide text made visible: the
+/// bidi controls (an agent's `\u{202E}` turns "on prod" into "dorp no"), zero-width
+/// spaces and joiners that split a word, the byte-order mark. For text a renderer
+/// escapes itself (markdown), where line ends and tabs are its own.
+pub fn marks_shown(text: &str) -> String {
+    shown(text, hides)
+}
+
+fn shown(text: &str, hidden: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if hides(c) {
+        if hidden(c) {
             out.push_str(&format!("[U+{:04X}]", c as u32));
         } else {
             out.push(c);
@@ -29,9 +41,10 @@ pub fn inert(text: &str) -> String {
     out
 }
 
+/// Marks that change the order or the look of the text around them, never needed to
+/// write it: the zero-width joiners (emoji, Persian, Indic scripts) are kept.
 fn hides(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t')
-        || matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+    matches!(c, '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// `text` cut to `max` characters, with an ellipsis where it was cut.
@@ -141,6 +154,9 @@ mod tests {
         assert_eq!(inert("safe\u{202E}txt.exe"), "safe[U+202E]txt.exe");
         assert_eq!(inert("\x1b[31mred\x1b[0m\n\tok"), "[U+001B][31mred[U+001B][0m\n\tok");
         assert_eq!(inert("a\u{200B}b\u{2066}c\u{FEFF}"), "a[U+200B]b[U+2066]c[U+FEFF]");
+        assert_eq!(inert("one\r\ntwo\rover"), "one\ntwo[U+000D]over", "a bare carriage return overwrites a line");
+        assert_eq!(inert("👨\u{200D}👩 می\u{200C}خواهم"), "👨\u{200D}👩 می\u{200C}خواهم", "joiners write words");
+        assert_eq!(marks_shown("a\r\n\u{202E}b"), "a\r\n[U+202E]b");
         assert_eq!(
             inert("<b>中文</b> & [x](javascript:y)"),
             "<b>中文</b> & [x](javascript:y)",

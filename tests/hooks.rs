@@ -109,7 +109,7 @@ async fn claude_code_permission_request_for_bash() {
     let action = json!({"command": "rm -rf node_modules"});
     let parts = json!([{"text": "rm -rf node_modules", "does": "deletes", "why": "no-rule"}]);
     assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow", "action": action, "parts": parts}));
-    assert_eq!(q["detail"], "Remove node_modules directory\n\n```sh\nrm -rf node_modules\n```");
+    assert_eq!(q["detail"], "```sh\nrm -rf node_modules\n```");
     let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Allow", always, "Deny"]);
     assert!(q["options"][1]["description"].as_str().unwrap().contains("this project, only you"), "{q}");
@@ -427,7 +427,9 @@ async fn codex_permission_request() {
     let child = hook(&socket, "codex", &input).await;
     let request = answer(&mut person, item("permission", &["Allow"], None)).await;
     let q = &request["questions"][0];
-    assert_eq!(q["detail"], "Publish the crate to crates.io\n\n```sh\ncargo publish\n```");
+    assert_eq!(q["detail"], "```sh\ncargo publish\n```");
+    // Codex's justification is the agent's own words on the request.
+    assert_eq!(request["context"]["description"], "Publish the crate to crates.io");
     let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Allow", "Deny"]);
     assert_eq!(request["context"]["source"], "Codex");
@@ -612,7 +614,8 @@ async fn qwen_permission_request_names_its_tools() {
     let child = hook(&socket, "qwen", &input).await;
     let asked = answer(&mut person, item("permission", &["Allow"], None)).await;
     assert_eq!(asked["questions"][0]["question"], "Run this command?");
-    assert_eq!(asked["questions"][0]["detail"], "Publish\n\n```sh\nnpm publish\n```");
+    assert_eq!(asked["questions"][0]["detail"], "```sh\nnpm publish\n```");
+    assert_eq!(asked["context"]["description"], "Publish");
     assert_eq!(asked["context"]["source"], "Qwen Code");
     assert_eq!(decision(child).await, Some(permission_output(json!({"behavior": "allow"}))));
 }
@@ -630,7 +633,8 @@ async fn droid_pre_tool_use_asks_where_droid_would() {
     };
     let child = hook(&socket, "droid", &input("auto-low", "medium")).await;
     let asked = answer(&mut person, item("permission", &[], Some("use pnpm"))).await;
-    assert_eq!(asked["questions"][0]["detail"], "Install the deps — Changes node_modules\n\n```sh\nnpm install\n```");
+    assert_eq!(asked["questions"][0]["detail"], "```sh\nnpm install\n```");
+    assert_eq!(asked["context"]["description"], "Install the deps — Changes node_modules");
     assert_eq!(asked["context"]["source"], "Factory Droid");
     assert_eq!(
         decision(child).await,
@@ -706,7 +710,8 @@ async fn gemini_before_tool() {
     });
     let child = hook(&socket, "gemini", &input).await;
     let request = answer(&mut person, item("permission", &["Allow"], None)).await;
-    assert_eq!(request["questions"][0]["detail"], "Deploy the site\n\n```sh\nnpm run deploy\n```");
+    assert_eq!(request["questions"][0]["detail"], "```sh\nnpm run deploy\n```");
+    assert_eq!(request["context"]["description"], "Deploy the site");
     assert_eq!(request["context"]["source"], "Gemini CLI");
     assert_eq!(decision(child).await, Some(json!({"decision": "allow"})));
     let child = hook(&socket, "gemini", &input).await;

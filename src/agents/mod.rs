@@ -63,12 +63,6 @@ pub trait Integration: Sync {
     fn session_ended(&self, hook: &HookInput) -> Option<String> {
         (hook.event == "SessionEnd").then(|| hook.text("session_id").map(str::to_owned)).flatten()
     }
-    /// The call's own words, what the agent says it is for: the tool input's
-    /// `description` (Claude Code's Bash, Gemini CLI's and Qwen Code's shell tool).
-    fn description(&self, hook: &HookInput) -> Option<String> {
-        let input = hook.fields.get("tool_input")?;
-        input.get("description").and_then(Value::as_str).map(str::to_owned)
-    }
     /// Where the agent keeps its transcript, whose last message shows beside the ask.
     fn transcript(&self, hook: &HookInput) -> Option<std::path::PathBuf> {
         hook.text("transcript_path").filter(|p| !p.is_empty()).map(Into::into)
@@ -172,7 +166,9 @@ impl Agent {
         let hook = self.hooks.read(input)?;
         let ask = self.hooks.ask_from(&hook, words)?;
         Ok(ask.map(|mut ask| {
-            ask.context = hook.context(self);
+            // What the call says of itself, read by the agent's module from its call.
+            let description = ask.context.description.take();
+            ask.context = Context { description, ..hook.context(self) };
             ask.transcript = self.hooks.transcript(&hook);
             ask
         }))
@@ -238,15 +234,14 @@ impl HookInput {
         self.text("cwd")
     }
 
-    /// Where the hook was called from and what the agent says of its call; the
-    /// transcript's last message is read later, only for an ask a person sees
-    /// ([`HookAsk::hear_the_agent`]).
+    /// Where the hook was called from; what the agent says of its call comes from the
+    /// call ([`HookAsk::judged`]), and the transcript's last message is read later,
+    /// only for an ask a person sees ([`HookAsk::hear_the_agent`]).
     fn context(&self, agent: Agent) -> Context {
         let mut context = Context {
             project: self.cwd().map(str::to_owned),
             session: self.text("session_id").map(str::to_owned),
             source: Some(agent.display_name.to_owned()),
-            description: agent.hooks.description(self),
             ..Context::default()
         };
         crate::place::locate(&mut context);
@@ -303,6 +298,7 @@ impl HookAsk {
     /// the answer as a rule.
     fn judged(mut self, call: &hook::call::Call) -> Self {
         self.action = call.action();
+        self.context.description = call.description().map(str::to_owned);
         let intent = self.questions.first_mut().and_then(|q| q.intent.as_mut());
         if let (Some(intent), Some(action)) = (intent, &self.action) {
             if let Ok(value) = serde_json::to_value(action) {

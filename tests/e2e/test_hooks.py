@@ -70,7 +70,9 @@ def test_a_command_is_denied_from_its_notification(app, sock):
         "session_id": "s-notify", "cwd": "/home/me/api", "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": "git push --force", "description": "Force-push main"}})
     form_asking(app, "Run this command?")
-    wait_for(lambda: "Claude Code: Bash" in notification_log(), "the permission's notification")
+    # The agent and its project in the title, the command in the body.
+    wait_for(lambda: "Claude Code in api" in notification_log(), "the permission's notification")
+    assert "git push --force" in notification_log()
     wait_for(lambda: displayed_notifications() == 1, "the notification on screen")
     (OUT / "action").write_text("Deny")  # the button the context menu presses
     try:
@@ -175,7 +177,7 @@ def test_a_question_from_another_machine_names_it_in_the_window_and_the_notifica
     machine = form.find_element(By.CSS_SELECTOR, ".origin .machine")
     assert (machine.get_attribute("textContent"), machine.get_attribute("title")) == (
         "devbox", "The machine the agent runs on")
-    wait_for(lambda: "Restart the app? (app on devbox)" in notification_log(), "the machine in the notification")
+    wait_for(lambda: "Claude Code in app on devbox" in notification_log(), "the machine in the notification")
     form.find_element(By.XPATH, ".//label[.//span[text()='No']]").click()
     form.find_element(By.CSS_SELECTOR, "button.primary").click()
     assert agent.reply()["result"] == {"answers": [{"id": "q", "selected": ["No"]}]}

@@ -395,3 +395,46 @@ def test_an_answer_at_the_desk_is_one_vote_of_the_team(homeserver, tmp_path):
         desk.stop()
         for phone in [hal, ivy]:
             phone.close()
+
+
+def test_a_permission_reaches_the_phone_with_where_the_agent_works_and_what_it_says(homeserver, tmp_path):
+    homeserver.register("pia", "pw-pia")
+    pia = Phone(homeserver, "pia", "pw-pia")
+    desk = Desk(tmp_path)
+    try:
+        room = bridge_for(homeserver, desk, "hook-bridge", [pia])
+        shop = tmp_path / "shop"
+        (shop / "web").mkdir(parents=True)
+        subprocess.run(["git", "init", "-q", "-b", "release"], cwd=shop, check=True)
+        transcript = tmp_path / "session.jsonl"
+        transcript.write_text("\n".join(json.dumps(line) for line in [
+            {"type": "user", "message": {"role": "user", "content": "Ship the release"}},
+            {"type": "assistant", "message": {"role": "assistant",
+                                              "content": [{"type": "text", "text": "The build is green; I will tag it."}]}},
+            {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "name": "Bash"}]}},
+        ]) + "\n")
+        # Claude Code's own PermissionRequest, as its hook documentation shows it.
+        hook = subprocess.Popen([USERQ, "hook", "claude-code"], env=desk.env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        hook.stdin.write(json.dumps({
+            "session_id": "5c0ffee0-1234", "transcript_path": str(transcript), "cwd": str(shop / "web"),
+            "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+            "tool_input": {"command": "git tag v2.0 && git push --tags", "description": "Tag <b>the</b> release"}}))
+        hook.stdin.close()
+        poll = pia.poll("Run this command?")
+        message = pia.wait(lambda m: "Run this command?" in (m.get("message") or {}).get("body", ""),
+                           "the permission's message")["message"]
+        body = message["body"]
+        assert body.startswith("Claude Code asks, in shop · on release · in web · session 5c0ffee0, on "), body
+        assert "\nThe agent says: Tag <b>the</b> release\nIts last message: The build is green; I will tag it.\n" in body, body
+        assert "<blockquote>The agent says: Tag &lt;b&gt;the&lt;/b&gt; release</blockquote>" in message["html"], message
+        labels = {a["text"]: a["id"] for a in poll["answers"]}
+        pia.send(room=room, reply=message["id"], text="Not on release day.")
+        pia.send(room=room, vote=poll["id"], answers=[labels["Deny"]])
+        hook.wait(60)
+        out, err = hook.stdout.read(), hook.stderr.read()
+        decision = json.loads(out)["hookSpecificOutput"]["decision"]
+        assert (decision["behavior"], decision["message"]) == ("deny", "Not on release day."), (decision, err)
+    finally:
+        desk.stop()
+        pia.close()

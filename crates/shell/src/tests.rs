@@ -164,3 +164,13 @@ fn deep_and_long_commands_are_bounded() {
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
+
+#[test]
+fn a_word_the_parser_joins_across_a_line_bash_splits_is_not_read() {
+    // tree-sitter-bash takes the line break and `\rm` as a word of `echo`; bash runs rm.
+    for command in ["echo x\n\\rm x", "echo \"$(cargo test)\"\n\\rm x", "cat a\n\\sudo id"] {
+        assert_eq!(parts(command), ["unreadable syntax"], "{command:?}");
+    }
+    reads("echo a\\ b\\;c", &["run echo a b;c"]);
+    reads("echo x\n\nls", &["run echo x", "run ls"]);
+}

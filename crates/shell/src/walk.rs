@@ -49,12 +49,51 @@ pub fn read(src: &str, depth: usize) -> Reading {
         return Reading { parts: reader.parts };
     };
     let root = tree.root_node();
-    if root.has_error() {
+    if root.has_error() || splits_a_word(root, src) {
         reader.unreadable_text(src, Unreadable::Syntax);
     } else {
         reader.statement(root, Fed::No, depth);
     }
     Reading { parts: reader.parts }
+}
+
+/// Whether the parser took as one word what bash splits: an unquoted word holding a
+/// blank or an operator no backslash escapes. tree-sitter-bash 0.25 reads
+/// `echo x` + newline + `\rm x` as one `echo` whose third word starts with the line
+/// break; bash runs `rm`. Where the two disagree, nothing is read with certainty.
+fn splits_a_word(root: Node, src: &str) -> bool {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "word" && unescaped_metacharacter(node.utf8_text(src.as_bytes()).unwrap_or_default()) {
+            return true;
+        }
+        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                return false;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+}
+
+fn unescaped_metacharacter(word: &str) -> bool {
+    let mut chars = word.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>' => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 impl Reader<'_> {

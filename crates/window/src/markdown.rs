@@ -10,6 +10,9 @@
 //! `span[data-lines="first-last"]` (the markdown lines it came from), so a reviewer's
 //! selection in the rendered plan is known by the lines of the markdown it points at.
 //! The attribute is kept only on spans, only with that shape.
+//!
+//! Bidi controls and zero-width marks show as their code points (`[U+202E]`): an
+//! agent cannot make "on prod" read "dorp no".
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -27,6 +30,8 @@ pub fn render_plan(markdown: &str) -> String {
 }
 
 fn render_with(markdown: &str, lines: bool) -> String {
+    // Marks that reorder or hide text show as what they are, never do it.
+    let markdown = &user_questions::glance::marks_shown(markdown);
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut unsafe_html = String::with_capacity(markdown.len() * if lines { 3 } else { 3 / 2 });
     let starts: Vec<usize> = std::iter::once(0).chain(markdown.match_indices('\n').map(|(i, _)| i + 1)).collect();
@@ -125,6 +130,13 @@ fn mark_diff(text: &str, first: Option<u32>) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn marks_that_reorder_text_are_shown_never_obeyed() {
+        let html = render("Run the migration \u{202E}on prod\u{202C}, `a\u{200B}b`");
+        assert_eq!(html, "<p>Run the migration [U+202E]on prod[U+202C], <code>a[U+200B]b</code></p>\n");
+    }
+
     use super::render;
 
     #[test]

@@ -112,6 +112,15 @@ impl Call {
 }
 
 impl Call {
+    /// What the agent says the call is for, in its own words (a command's
+    /// description, Codex's justification).
+    pub fn description(&self) -> Option<&str> {
+        match self {
+            Call::Shell { description, .. } => description.as_deref().map(str::trim).filter(|d| !d.is_empty()),
+            _ => None,
+        }
+    }
+
     /// What the policy judges this call as; `None`: nothing its rules are about.
     pub fn action(&self) -> Option<Kind> {
         match self {
@@ -182,11 +191,8 @@ impl Call {
     /// The call as markdown, for the question's detail.
     pub fn detail(&self, cwd: Option<&str>, words: &Text) -> String {
         match self {
-            Self::Shell { command, description } => {
-                let mut s = description.as_deref().map(|d| format!("{d}\n\n")).unwrap_or_default();
-                s.push_str(&fenced("sh", command));
-                s
-            }
+            // Its description is the agent's own words: the ask's context carries it.
+            Self::Shell { command, .. } => fenced("sh", command),
             Self::Edit { path, edits } => {
                 let shown = shown_path(path, cwd);
                 let before = std::fs::read_to_string(path).ok();
@@ -279,9 +285,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_command_is_a_fenced_sh_block_under_its_description() {
-        let call = Call::Shell { command: "rm -rf node_modules".into(), description: Some("Remove deps".into()) };
-        assert_eq!(call.detail(None, &en()), "Remove deps\n\n```sh\nrm -rf node_modules\n```");
+    fn a_command_is_a_fenced_sh_block_and_its_description_the_agents_words() {
+        let call = Call::Shell { command: "rm -rf node_modules".into(), description: Some(" Remove deps ".into()) };
+        assert_eq!(call.detail(None, &en()), "```sh\nrm -rf node_modules\n```");
+        assert_eq!(call.description(), Some("Remove deps"));
         assert_eq!(call.question(None, &en()), "Run this command?");
     }
 

@@ -23,6 +23,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
     let patterns = strings(hook.fields.get("patterns"));
     let always = strings(hook.fields.get("always"));
     let action;
+    let mut description = None;
     let (title, detail) = match (kind, text(&metadata, "filepath"), text(&metadata, "diff")) {
         ("edit", Some(path), Some(diff)) => {
             let title = words.tr_args("hook-edit", &[("path", (&shown_path(&path, hook.cwd())).into())]);
@@ -42,6 +43,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
                 _ => Call::Other { tool: kind.to_owned(), input: json!({"patterns": patterns, "metadata": metadata}) },
             };
             action = call.action();
+            description = call.description().map(str::to_owned);
             (call.question(hook.cwd(), words), call.detail(hook.cwd(), words))
         }
     };
@@ -62,6 +64,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
         Verdict::NoDecision => None,
     });
     ask.action = action;
+    ask.context.description = description;
     Ok(ask)
 }
 

@@ -15,8 +15,9 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-def tool(name, args):
-    return {"tool": name, "args": args}
+def tool(name, args, say=None):
+    """A tool call; `say`: the text the model writes before it, in the same message."""
+    return {"tool": name, "args": args, **({"say": say} if say else {})}
 
 
 def text(words):
@@ -146,6 +147,8 @@ class Anthropic(ScriptedModel):
         if "tool" in step:
             content = [{"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:20], "name": step["tool"],
                         "input": step["args"]}]
+            if "say" in step:
+                content.insert(0, {"type": "text", "text": step["say"]})
             stop = "tool_use"
         else:
             content = [{"type": "text", "text": step["text"]}]
@@ -213,14 +216,16 @@ class Responses(ScriptedModel):
         else:
             turn = self.turns(body)
             step = self.next_step(body, h.headers)
+            said = step.get("say", step.get("text"))
+            item = said and {"type": "message", "role": "assistant", "id": "msg_%d" % turn,
+                             "content": [{"type": "output_text", "text": said}]}
             if "tool" in step:
-                item = {"type": "function_call", "id": "fc_%d" % turn, "call_id": "call_%d" % turn,
+                call = {"type": "function_call", "id": "fc_%d" % turn, "call_id": "call_%d" % turn,
                         "name": step["tool"], "arguments": json.dumps(step["args"])}
-            else:
-                item = {"type": "message", "role": "assistant", "id": "msg_%d" % turn,
-                        "content": [{"type": "output_text", "text": step["text"]}]}
+                item = [item, call] if item else call
+        items = item if isinstance(item, list) else [item]
         h.reply_events([
-            {"type": "response.output_item.done", "item": item},
+            *({"type": "response.output_item.done", "item": i} for i in items),
             {"type": "response.completed", "response": {"id": "resp_" + uuid.uuid4().hex[:12]}},
         ])
 

@@ -27,7 +27,7 @@ def last_results(model):
 
 
 WRITE = tool("Bash", {"command": "echo hello-from-bash > greeting.txt && cat greeting.txt",
-                      "description": "Write a greeting"})
+                      "description": "Write a greeting"}, say="I will write the greeting file, then show it.")
 
 
 def test_a_command_allowed_runs_and_the_model_reads_its_output(agent, sock):
@@ -43,6 +43,10 @@ def test_a_command_allowed_runs_and_the_model_reads_its_output(agent, sock):
     assert q["question"] == "Run this command?"
     assert "echo hello-from-bash > greeting.txt" in q["detail"]
     assert asked["context"]["source"] == "Claude Code"
+    # What the agent says: the call's description, and its message before the call,
+    # read from the end of the transcript Claude Code names.
+    assert asked["context"]["description"] == "Write a greeting"
+    assert asked["context"]["lastMessage"] == "I will write the greeting file, then show it.", asked["context"]
     assert (agent.work / "greeting.txt").read_text() == "hello-from-bash\n"
     assert any("hello-from-bash" in r for r in last_results(model)), last_results(model)
 

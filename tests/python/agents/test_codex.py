@@ -24,7 +24,8 @@ def codex(agent, model):
 
 ESCALATE = tool("exec_command", {"cmd": "echo hello-from-codex > %s && cat %s",
                                  "sandbox_permissions": "require_escalated",
-                                 "justification": "Write the greeting outside the sandbox"})
+                                 "justification": "Write the greeting outside the sandbox"},
+                say="The greeting goes in your home folder, outside the sandbox.")
 
 
 def script(agent, then):
@@ -44,7 +45,11 @@ def test_a_command_allowed_runs_and_the_model_reads_its_output(agent, sock):
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     q = asked["questions"][0]
     assert q["question"] == "Run this command?"
-    assert q["detail"].startswith("Write the greeting outside the sandbox\n\n```sh\necho hello-from-codex")
+    assert q["detail"].startswith("```sh\necho hello-from-codex")
+    # The model's justification is the agent's own words on the request.
+    assert asked["context"]["description"] == "Write the greeting outside the sandbox"
+    # And its message before the call, from the end of the rollout Codex names.
+    assert asked["context"]["lastMessage"] == "The greeting goes in your home folder, outside the sandbox.", asked["context"]
     assert asked["context"]["source"] == "Codex"
     assert target.read_text() == "hello-from-codex\n"
     outputs = function_outputs(model.main_requests()[-1])

@@ -31,7 +31,8 @@ def test_a_command_allowed_is_asked_as_a_command_runs_and_the_model_reads_its_ou
     q = asked["questions"][0]
     # Not "Use run_shell_command?" over a JSON dump: the command, as a command.
     assert (q["question"], q["detail"]) == (
-        "Run this command?", "Write a greeting\n\n```sh\necho hello-from-qwen > greeting.txt && cat greeting.txt\n```")
+        "Run this command?", "```sh\necho hello-from-qwen > greeting.txt && cat greeting.txt\n```")
+    assert asked["context"]["description"] == "Write a greeting"
     assert asked["context"]["source"] == "Qwen Code"
     assert (agent.work / "greeting.txt").read_text() == "hello-from-qwen\n"
     results = tool_messages(model.main_requests()[-1])
