@@ -24,7 +24,7 @@ use std::path::Path;
 use serde_json::Value;
 
 /// How far back the search reads, at most.
-pub const MOST: u64 = 8 << 20;
+pub const MOST: u64 = 2 << 20;
 const BLOCK: u64 = 64 << 10;
 
 /// What one line of a transcript says.
@@ -237,6 +237,17 @@ mod tests {
         let mut cut = tempfile::NamedTempFile::new().unwrap();
         cut.write_all(&std::fs::read(file.path()).unwrap()[..200 * 1100]).unwrap();
         assert_eq!(last_message(cut.path()).as_deref(), Some("far back"), "a torn last line is passed over");
+    }
+
+    #[test]
+    fn the_search_stops_after_its_bound() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        writeln!(file, "{}", claude("assistant", json!([{"type": "text", "text": "long ago"}]))).unwrap();
+        let output = claude("user", json!([{"type": "tool_result", "content": "x".repeat(10_000)}])).to_string();
+        for _ in 0..=(MOST as usize / output.len()) {
+            writeln!(file, "{output}").unwrap();
+        }
+        assert_eq!(last_message(file.path()), None, "a message more than MOST bytes back is not read");
     }
 
     #[test]
