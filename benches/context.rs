@@ -93,12 +93,19 @@ fn main() {
     transcript_of(&small, 0, true);
     transcript_of(&large, size, true);
     transcript_of(&silent, size, false);
-    println!("transcripts: {} and {} bytes", std::fs::metadata(&small).unwrap().len(), std::fs::metadata(&large).unwrap().len());
+    println!(
+        "transcripts: {} and {} bytes",
+        std::fs::metadata(&small).unwrap().len(),
+        std::fs::metadata(&large).unwrap().len()
+    );
     assert_eq!(transcript::last_message(&large).as_deref(), Some(SAID));
     assert_eq!(transcript::last_message(&silent), None);
 
     let n = scaled(2_000);
-    let one_kb = show("last message of a one-message transcript (under 1 KB)", &times(n, || drop(transcript::last_message(&small))));
+    let one_kb = show(
+        "last message of a one-message transcript (under 1 KB)",
+        &times(n, || drop(transcript::last_message(&small))),
+    );
     let hundred = show("last message of a 100 MB transcript", &times(n, || drop(transcript::last_message(&large))));
     let worst = show(
         "100 MB with no message: the bounded search (2 MiB read)",

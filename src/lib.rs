@@ -16,6 +16,7 @@
 //! toolkit.
 
 pub mod agents;
+pub mod batch;
 pub mod channel;
 pub mod deadline;
 pub mod elicitation;

@@ -182,6 +182,11 @@ place: PlaceView,
  */
 says: SaysView, 
 /**
+ * "Claude Code · shop · session 7a1c9e3f · Run this command? · make deploy": its
+ * line in the list shown before a marked batch is sent.
+ */
+summary: string, 
+/**
  * A team question's count: "You voted Approve. @hal approved. One more approval
  * needed."
  */

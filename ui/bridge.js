@@ -17,6 +17,11 @@ export const commands = Object.freeze({
    * @returns {Promise<void>}
    */
   answerQuestion: (ask, answer, remember) => invoke("answer_question", { ask, answer, remember }),
+  /**
+   * Allows or denies exactly the marked permissions, all or none; the number answered.
+   * @param {string[]} asks @param {boolean} allow @returns {Promise<number>}
+   */
+  answerMarked: (asks, allow) => invoke("answer_marked", { asks, allow }),
   /** @param {string} ask @param {ReviewComment[]} comments @returns {Promise<void>} */
   requestChanges: (ask, comments) => invoke("request_changes", { ask, comments }),
   /**

@@ -3,8 +3,9 @@
 // decided and worded in Rust), oldest first; the selected question on the right, full
 // size. Every form stays in the page, hidden unless selected, so drafts and focus
 // survive moving between questions. Keys: j and k (or the arrows) move, 1-9 pick,
-// Enter sends, Escape hides the window.
+// Enter sends, x marks a permission for a batch (batch.js), Escape hides the window.
 
+import * as batch from "./batch.js";
 import { commands } from "./bridge.js";
 import { byId, el, recycle } from "./dom.js";
 import { forget, formFor, saveDraft, saveDraftsNow, whenStale } from "./form.js";
@@ -81,7 +82,13 @@ function itemFor(view) {
   const more = view.questions.length > 1 ? ` +${view.questions.length - 1}` : "";
   const button = el(
     "button",
-    { type: "button", class: "item", onclick: () => focusAsk(view.ask) },
+    {
+      type: "button",
+      class: "item",
+      // With Ctrl, ⌘ or Shift, a click marks for a batch rather than opens.
+      onclick: (/** @type {MouseEvent} */ e) =>
+        e.ctrlKey || e.metaKey || e.shiftKey ? batch.toggle(view.ask, e.shiftKey) : focusAsk(view.ask),
+    },
     q.header ? el("span", { class: "header", text: q.header }) : null,
     el("span", { class: "title", text: q.question + more }),
   );
@@ -161,6 +168,7 @@ function apply(view) {
   if (picked && selected && live.has(selected)) kept = selected;
   else if (picked && at >= 0) kept = before.slice(at).find((a) => live.has(a)) || order[order.length - 1] || null;
   select(kept, false);
+  batch.update(list, state.order);
   empty.hidden = list.length > 0;
   if (!list.length && state.built >= state.renewAfter && !byId("questions").hidden) renew();
   byId("count").textContent = view.waiting;
@@ -217,6 +225,11 @@ document.addEventListener("keydown", (e) => {
     const { order } = state;
     const next = order[Math.min(order.length - 1, Math.max(0, order.indexOf(form.dataset.ask || "") + step))];
     if (next) focusAsk(next);
+    return;
+  }
+  if (e.key === "x") {
+    e.preventDefault();
+    batch.toggle(form.dataset.ask || "", false);
     return;
   }
   if (/^[1-9]$/.test(e.key)) {

@@ -108,6 +108,14 @@ pub fn answer_question(
     }
 }
 
+/// Allows (or denies) exactly the marked permission requests, after the person saw
+/// their list; all or none: one that is no longer pending sends nothing. Remembers
+/// nothing. The number answered.
+#[tauri::command]
+pub fn answer_marked(state: State<'_, AppState>, asks: Vec<String>, allow: bool) -> Result<usize, UiError> {
+    state.inbox.answer_marked(&asks, allow, &state.text())
+}
+
 /// Requests changes on a code review, with the person's comments on its lines, files
 /// and the whole change; worded for the agent in Rust (`review::feedback`).
 #[tauri::command]

@@ -111,6 +111,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
         .invoke_handler(tauri::generate_handler![
             commands::list_questions,
             commands::answer_question,
+            commands::answer_marked,
             commands::request_changes,
             commands::review_plan,
             commands::save_picture,

@@ -93,7 +93,7 @@ fn the_whole_app_runs_under_the_mock_runtime() {
         }
         let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": [],
                 "choice": "Revise", "annotations": [], "general": "", "name": "no-such-agent", "connect": false,
-                "entry": "", "file": "/nowhere/.userq/rules.toml"});
+                "entry": "", "file": "/nowhere/.userq/rules.toml", "asks": ["a-none"], "allow": true});
         if let Err(e) = invoke(&window, name, args) {
             assert_ne!(e, json!(format!("command {name} not found")), "{name} is registered");
             let expected = match name {

@@ -683,6 +683,16 @@ why-no-rule = no rule allows it
 why-unreadable = it cannot be read with certainty
 window-agent-says = The agent says
 window-agent-last-message = Its last message
+window-batch-allow = Allow marked
+window-batch-deny = Deny marked
+window-batch-clear = Clear marks
+window-batch-allow-these = Allow exactly these requests? Nothing is remembered.
+window-batch-deny-these = Deny exactly these requests?
+window-batch-allow-them = Allow them
+window-batch-deny-them = Deny them
+window-batch-back = Back
+window-batch-not-permission = { $id } is not a permission request: answer it in its own form. Nothing was sent.
+window-shortcut-mark = marks a permission for a batch (or Ctrl+click, Shift+click)
 window-parts = What it would do
 pending-part = { $part }: { $does } ({ $why })
 

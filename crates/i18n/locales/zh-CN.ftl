@@ -628,6 +628,16 @@ why-no-rule = 没有规则允许
 why-unreadable = 无法确定地读懂
 window-agent-says = 智能体说
 window-agent-last-message = 它的上一条消息
+window-batch-allow = 允许已标记的
+window-batch-deny = 拒绝已标记的
+window-batch-clear = 清除标记
+window-batch-allow-these = 只允许这些请求吗？不会记住任何规则。
+window-batch-deny-these = 只拒绝这些请求吗？
+window-batch-allow-them = 允许它们
+window-batch-deny-them = 拒绝它们
+window-batch-back = 返回
+window-batch-not-permission = { $id } 不是权限请求：请在它自己的表单里回答。没有发送任何回答。
+window-shortcut-mark = 标记一个权限请求以便批量回答（或 Ctrl+点击、Shift+点击）
 window-parts = 它将做什么
 pending-part = { $part }：{ $does }（{ $why }）
 

@@ -10,8 +10,9 @@ use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
+use user_questions::batch;
 use user_questions::history::annotations as history_annotations;
-use user_questions::model::{labels, AgentInfo, Context, Intent, QuestionOption, UserQuestionError};
+use user_questions::model::{labels, AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
 use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{self, diff, feedback, feedback::Comment};
 use user_questions::service::Progress;
@@ -19,6 +20,7 @@ use user_questions::{Answer, AnswerItem, Answerer, Ask, Next};
 
 use crate::error::UiError;
 use crate::markdown;
+use user_questions_i18n::Text;
 
 /// One question as the window renders it.
 #[derive(Debug, Clone, Serialize)]
@@ -270,6 +272,25 @@ impl Inbox {
         self.ask(id)?.answer(answer)?;
         self.drafts.lock().unwrap().remove(id);
         Ok(())
+    }
+
+    /// Allows (or denies) every one of the marked permission requests `ids`, each with
+    /// the answer `userq answer --allow/--deny` gives it ([`batch::answer`]). Every id is
+    /// checked first: one that is no longer pending, or is not a permission, sends
+    /// nothing at all and is named. Nothing is remembered.
+    pub fn answer_marked(&self, ids: &[String], allow: bool, text: &Text) -> Result<usize, UiError> {
+        let mut answers = Vec::with_capacity(ids.len());
+        for id in ids {
+            let ask = self.ask(id)?;
+            let answer = batch::answer(ask.request(), allow, None).ok_or_else(|| {
+                UiError::new(ErrorCode::BadRequest, text.tr_args("window-batch-not-permission", &[("id", id.into())]))
+            })?;
+            answers.push((id, answer));
+        }
+        for (id, answer) in &answers {
+            self.answer(id, answer.clone())?;
+        }
+        Ok(answers.len())
     }
 
     /// Requests changes on a code review: its comments worded as the review the agent

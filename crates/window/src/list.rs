@@ -48,6 +48,9 @@ pub struct ListedAsk {
     pub place: PlaceView,
     /// What the agent says of its request, in its own words (inert).
     pub says: SaysView,
+    /// "Claude Code · shop · session 7a1c9e3f · Run this command? · make deploy": its
+    /// line in the list shown before a marked batch is sent.
+    pub summary: String,
     /// A team question's count: "You voted Approve. @hal approved. One more approval
     /// needed."
     pub team: Option<String>,
@@ -214,6 +217,13 @@ impl ListView {
             let parts = parts_of(&view, text);
             let context = view.context.clone().unwrap_or_default();
             let (place, says) = (place_of(&context, text), says_of(&context));
+            let first = view.questions.first();
+            let summary = user_questions::batch::line(
+                &context,
+                first.map_or("", |q| q.question.as_str()),
+                first.and_then(|q| q.intent.as_ref()),
+                text,
+            );
             asks.push(ListedAsk {
                 view,
                 group: key,
@@ -223,6 +233,7 @@ impl ListView {
                 parts,
                 place,
                 says,
+                summary,
                 team,
             });
         }
