@@ -170,6 +170,10 @@ rememberClient: string | null,
  */
 rememberWays: Array<WayView>, 
 /**
+ * Which of them "Allow for this session" keeps, when the agent has a session.
+ */
+sessionWay: number | null, 
+/**
  * What each part of a permission's action would do, and why it reached you.
  */
 parts: Array<PartView>, 

@@ -17,6 +17,7 @@ pub mod known;
 pub mod reading;
 pub mod remember;
 pub mod rules;
+pub mod session;
 pub mod trust;
 pub mod words;
 pub mod yours;

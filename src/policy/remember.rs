@@ -48,6 +48,12 @@ impl Way {
     }
 }
 
+/// Adds `way`'s rules to the person's rules file in `config`.
+pub fn keep(config: &Path, way: &Way) -> Result<(), super::yours::EditError> {
+    let entries: Vec<_> = way.entries.iter().map(|e| (Verdict::Allow, e.clone())).collect();
+    super::yours::add(config, &entries).map(|_| ())
+}
+
 /// The ways to remember an Allow of `action` under `policy`, narrowest first: each one
 /// that, added, lets this very action run (a program named by its path, say, no allow
 /// rule matches); none when no rule added could allow it.

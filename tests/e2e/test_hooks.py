@@ -56,7 +56,7 @@ def test_an_edit_shows_its_diff_and_is_always_allowed_from_the_window(app, sock,
     reason = form.find_element(By.CSS_SELECTOR, "input.reason")
     assert reason.get_attribute("placeholder") == "Tell the agent why, and deny"
     buttons = [b.text for b in form.find_elements(By.CSS_SELECTOR, ".actions button")]
-    assert buttons == ["Allow", "Always allow Edit(src/**)", "Deny", "Dismiss"], buttons
+    assert buttons == ["Allow", "Allow for this session", "Always allow Edit(src/**)", "Deny", "Dismiss"], buttons
     shot(app, "permission-edit")
     form.find_element(By.XPATH, ".//button[text()='Always allow Edit(src/**)']").click()
     assert hook.decision() == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",

@@ -276,3 +276,33 @@ def test_a_permission_shows_what_each_part_would_do_and_why_it_reached_you(app, 
              "the parts in English again")
     permission_form(app).find_element(By.CSS_SELECTOR, "button.deny").click()
     assert behavior(asking) == "deny"
+
+
+def test_allow_for_this_session_keeps_a_rule_that_ends_with_the_session(app, tmp_path):
+    rules = tmp_path / "config" / "user-questions" / "rules.toml"
+    asking = start_hook(tmp_path, "cargo test --release", session="s9")
+    form = permission_form(app)
+    button = form.find_element(By.CSS_SELECTOR, "button.allow-session")
+    assert button.text == "Allow for this session"
+    assert button.get_attribute("title") == "“cargo test …” with any arguments, in this session only"
+    Select(app.find_element(By.ID, "language")).select_by_value("zh-CN")
+    wait_for(lambda: permission_form(app).find_element(By.CSS_SELECTOR, "button.allow-session").text
+             == "在本会话中允许", "the button in Chinese")
+    Select(app.find_element(By.ID, "language")).select_by_value("en")
+    wait_for(lambda: permission_form(app).find_element(By.CSS_SELECTOR, "button.allow-session").text
+             == "Allow for this session", "the button in English")
+    permission_form(app).find_element(By.CSS_SELECTOR, "button.allow-session").click()
+    assert behavior(asking) == "allow"
+    wait_for(lambda: rules.exists(), "the session's rule kept")
+    assert rules.read_text() == '[[allow]]\ncommand = "cargo test"\nsession = "s9"\n'
+    # The same session's next such command is the policy's; another session's is asked.
+    assert behavior(start_hook(tmp_path, "cargo test --lib", session="s9")) == "allow"
+    other = start_hook(tmp_path, "cargo test --lib", session="s10")
+    permission_form(app).find_element(By.CSS_SELECTOR, "button.deny").click()
+    assert behavior(other) == "deny"
+    # The session ends: its rule goes with it.
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), USERQ_SOCKET=str(tmp_path / "userq.sock"))
+    env.pop("USERQ_CONFIG_DIR", None)
+    subprocess.run([str(USERQ), "hook", "claude-code"], env=env, check=True, timeout=20,
+                   input=json.dumps({"session_id": "s9", "hook_event_name": "SessionEnd", "reason": "exit"}), text=True)
+    assert rules.read_text() == ""

@@ -1,7 +1,8 @@
 // @ts-check
 // A permission prompt: what the agent wants to do, a reason to give with Deny, one
-// button per choice (Allow first), and the ways to remember an Allow as rules of the
-// policy, each with how many past questions it would have answered.
+// button per choice (Allow first, then "Allow for this session" where the agent has a
+// session), and the ways to remember an Allow as rules of the policy, each with how
+// many past questions it would have answered.
 
 import { el } from "../dom.js";
 import { tr } from "../text.js";
@@ -49,6 +50,20 @@ export const permission = {
           button.textContent = ways.select.value ? tr("window-allow-remember") : shown.label;
         };
       actions.append(button);
+      // Beside Allow: the same Allow, kept as a rule of this agent session.
+      const sessionWay = view.sessionWay;
+      if (o.label === approve && ways && sessionWay != null) {
+        const way = view.rememberWays[sessionWay];
+        actions.append(
+          el("button", {
+            type: "button",
+            class: "option-button allow-session",
+            text: tr("window-allow-session"),
+            title: way ? way.label : "",
+            onclick: () => send(form, { qid: only.id, label: o.label, keepText: false }, { way: sessionWay }),
+          }),
+        );
+      }
     });
     if (ways) actions.append(ways.node);
   },

@@ -693,6 +693,7 @@ window-batch-deny-them = Deny them
 window-batch-back = Back
 window-batch-not-permission = { $id } is not a permission request: answer it in its own form. Nothing was sent.
 window-shortcut-mark = marks a permission for a batch (or Ctrl+click, Shift+click)
+window-allow-session = Allow for this session
 window-parts = What it would do
 pending-part = { $part }: { $does } ({ $why })
 

@@ -638,6 +638,7 @@ window-batch-deny-them = 拒绝它们
 window-batch-back = 返回
 window-batch-not-permission = { $id } 不是权限请求：请在它自己的表单里回答。没有发送任何回答。
 window-shortcut-mark = 标记一个权限请求以便批量回答（或 Ctrl+点击、Shift+点击）
+window-allow-session = 在本会话中允许
 window-parts = 它将做什么
 pending-part = { $part }：{ $does }（{ $why }）
 

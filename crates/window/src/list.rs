@@ -42,6 +42,8 @@ pub struct ListedAsk {
     pub remember_client: Option<String>,
     /// The ways to remember a permission's Allow as rules, worded.
     pub remember_ways: Vec<crate::remember::WayView>,
+    /// Which of them "Allow for this session" keeps, when the agent has a session.
+    pub session_way: Option<usize>,
     /// What each part of a permission's action would do, and why it reached you.
     pub parts: Vec<PartView>,
     /// Where in its project the agent asks from.
@@ -214,6 +216,8 @@ impl ListView {
                 view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
             let team = view.progress.as_ref().map(|p| wording::progress(&shown_votes(p, &view), text));
             let remember_ways = crate::remember::views(&view.ways, text);
+            let ways: Vec<_> = view.ways.iter().map(|o| o.way.clone()).collect();
+            let session_way = user_questions::policy::session::way(&ways);
             let parts = parts_of(&view, text);
             let context = view.context.clone().unwrap_or_default();
             let (place, says) = (place_of(&context, text), says_of(&context));
@@ -230,6 +234,7 @@ impl ListView {
                 session_label,
                 remember_client,
                 remember_ways,
+                session_way,
                 parts,
                 place,
                 says,

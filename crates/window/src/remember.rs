@@ -7,11 +7,10 @@
 use std::path::Path;
 
 use serde::Serialize;
-use user_questions::agents::Agent;
 use user_questions::history::past;
-use user_questions::model::{ErrorCode, Intent};
+use user_questions::model::ErrorCode;
 use user_questions::policy::remember::{self, Way};
-use user_questions::policy::{words, yours, Action, Kind, Policy, Verdict};
+use user_questions::policy::{session, words, Policy};
 use user_questions::{Answer, Ask};
 use user_questions_i18n::Text;
 
@@ -45,14 +44,7 @@ pub struct WayView {
 /// The ways to remember an Allow of `ask`, a permission whose intent names its action,
 /// judged by the rules in `config`; counted in the history at `history`.
 pub fn offered(ask: &Ask, config: &Path, history: Option<&Path>) -> Vec<Offered> {
-    let request = ask.request();
-    let [q] = request.questions.as_slice() else { return Vec::new() };
-    let Some(kind) = q.intent.as_ref().filter(|i| i.kind == Intent::PERMISSION).and_then(Kind::of) else {
-        return Vec::new();
-    };
-    let context = request.context.clone().unwrap_or_default();
-    let agent = context.source.as_deref().and_then(Agent::shown_as).map(|a| a.name.to_owned());
-    let action = Action { kind, cwd: context.project.map(Into::into), agent, session: context.session };
+    let Some(action) = session::action_of(ask.request()) else { return Vec::new() };
     let Ok(policy) = Policy::load(config, action.cwd.as_deref()) else { return Vec::new() };
     let ways = remember::ways(&action, &policy);
     let candidates: Vec<_> = ways.iter().map(Way::rules).collect();
@@ -100,8 +92,7 @@ pub fn keep_allowed(
 
 /// Adds the rules of `offered` to the person's rules file in `config`.
 fn keep(config: &Path, offered: &Offered, text: &Text) -> Result<(), UiError> {
-    let entries: Vec<_> = offered.way.entries.iter().map(|e| (Verdict::Allow, e.clone())).collect();
-    yours::add(config, &entries).map(|_| ()).map_err(|e| {
+    remember::keep(config, &offered.way).map_err(|e| {
         UiError::new(ErrorCode::BadRequest, text.tr_args("window-rules-problem", &[("error", (&e.to_string()).into())]))
     })
 }
