@@ -161,7 +161,8 @@ def test_an_agents_hook_shows_who_asks_from_where(sock, term):
         "session_id": "abc123", "cwd": "/home/me/shop", "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": "npm publish", "description": "Publish the package"}}))
     hook.stdin.close()
-    term.expect(r"from Claude Code, agent claude-code-abc123-\S+ · in /home/me/shop · session abc123")
+    term.expect(r"from Claude Code, agent claude-code-abc123-\S+ · shop · session abc123")
+    term.expect("The agent says: Publish the package")
     term.expect("npm publish")
     term.expect("Allow")
     term.send("\r")
@@ -197,3 +198,38 @@ def test_a_plan_revised_at_the_terminal_reaches_claude_code_as_the_directive_wit
     assert message == ("Plan not approved: revise it. Address every point below, then present the revised plan for "
                        "review again. The plan is in /home/me/.claude/plans/cache.md: edit it there.\n\n"
                        "use the in-process cache instead")
+
+
+def test_allow_for_this_session_keeps_a_rule_the_next_command_of_that_session_meets(sock, tmp_path):
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_CONFIG_DIR=str(tmp_path / "config"), TERM="xterm",
+               USERQ_LANG="en")
+    term = pexpect.spawn(str(USERQ), ["answer"], env=env, encoding="utf-8", timeout=10, dimensions=(40, 160))
+    term.expect("Answering questions")
+
+    def hook(command, session):
+        p = subprocess.Popen([USERQ, "hook", "claude-code"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        p.stdin.write(json.dumps({
+            "session_id": session, "cwd": "/home/me/shop", "hook_event_name": "PermissionRequest",
+            "tool_name": "Bash", "tool_input": {"command": command}}))
+        p.stdin.close()
+        return p
+
+    def behavior(p):
+        p.wait(10)
+        out, err = p.stdout.read(), p.stderr.read()
+        return json.loads(out)["hookSpecificOutput"]["decision"]["behavior"]
+
+    try:
+        first = hook("cargo test --release", "s7")
+        term.expect("Allow for this session \\(“cargo test …” with any arguments, in this session only\\)")
+        term.send(DOWN)
+        term.send("\r")
+        term.expect(r"\(sent\)")
+        assert behavior(first) == "allow"
+        rules = (tmp_path / "config" / "rules.toml").read_text()
+        assert rules == '[[allow]]\ncommand = "cargo test"\nsession = "s7"\n', rules
+        # The next such command of that session never reaches the terminal.
+        assert behavior(hook("cargo test --lib", "s7")) == "allow"
+    finally:
+        term.terminate(force=True)

@@ -134,6 +134,8 @@ answer-origin-agent = { $depth ->
    *[other] agent { $agent } (a subagent)
 }
 answer-origin-local = a local program
+answer-choice-session = ✓ Allow for this session ({ $way })
+answer-session-not-kept = The rule for this session could not be kept, so it was allowed once: { $error }
 answer-choice-other = ✎ Other (type an answer)
 answer-choice-skip = ↷ Skip this question
 answer-choice-dismiss = ✗ Dismiss (tell the agent you won't answer)

@@ -112,6 +112,8 @@ answer-origin-agent = { $depth ->
    *[other] 智能体 { $agent }（子智能体）
 }
 answer-origin-local = 一个本地程序
+answer-choice-session = ✓ 在本会话中允许（{ $way }）
+answer-session-not-kept = 无法保存本会话的规则，因此只允许了这一次：{ $error }
 answer-choice-other = ✎ 其他（输入回答）
 answer-choice-skip = ↷ 跳过这个问题
 answer-choice-dismiss = ✗ 忽略（告诉智能体你不回答）

@@ -5,7 +5,7 @@
 
 use crate::tr;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -15,6 +15,8 @@ use serde_json::json;
 use tokio::sync::mpsc;
 use user_questions::channel::answering::{Answering, AskKey, Event, Registration, Session};
 use user_questions::model::{Answer, AnswerItem, Question, Request};
+use user_questions::policy::remember::{self, Way};
+use user_questions::policy::{session, words};
 use user_questions::{wording, Scope};
 
 #[derive(Args)]
@@ -182,9 +184,12 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
     for said in user_questions::glance::says(&context, user_questions::glance::LAST_MESSAGE, tr()) {
         println!("{said}");
     }
+    // "Allow for this session", for a permission whose agent has a session.
+    let config = user_questions::paths::config_dir();
+    let session = config.as_deref().and_then(|c| Some((c, session::offered(c, request)?)));
     let mut items = Vec::with_capacity(request.questions.len());
     for q in &request.questions {
-        match ask_one(q)? {
+        match ask_one(q, session.as_ref())? {
             Some(item) => items.push(item),
             None => return Ok(Outcome::Dismissed),
         }
@@ -215,8 +220,9 @@ fn origin(request: &Request) -> String {
     parts.join(" · ")
 }
 
-/// One question; `None` when the person dismisses the whole ask.
-fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
+/// One question; `None` when the person dismisses the whole ask. With `session`, the
+/// way "Allow for this session" keeps, and where: offered right after Allow.
+fn ask_one(q: &Question, session: Option<&(&Path, Way)>) -> Result<Option<AnswerItem>, InquireError> {
     let (title, header) = wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), tr());
     if let Some(header) = &header {
         println!("\n\x1b[1m{header}\x1b[0m");
@@ -265,10 +271,25 @@ fn ask_one(q: &Question) -> Result<Option<AnswerItem>, InquireError> {
     let [other, skip, dismiss] =
         ["answer-choice-other", "answer-choice-skip", "answer-choice-dismiss"].map(|id| tr().tr(id));
     let mut choices = shown.clone();
+    let for_session = session.map(|(_, way)| {
+        let way = words::way(way, tr());
+        tr().tr_args("answer-choice-session", &[("way", (&way).into())])
+    });
+    if let (Some(choice), Some(at)) = (&for_session, approve.and_then(|a| q.options.iter().position(|o| o.label == a)))
+    {
+        choices.insert(at + 1, choice.clone());
+    }
     choices.extend([other.clone(), skip.clone(), dismiss.clone()]);
     let choice = Select::new(&title, choices).with_help_message(&tr().tr("answer-help-select")).prompt_skippable()?;
     Ok(Some(match choice {
         None => AnswerItem::skipped(&q.id),
+        Some(c) if Some(&c) == for_session.as_ref() => {
+            let (config, way) = session.expect("offered");
+            if let Err(e) = remember::keep(config, way) {
+                eprintln!("{}", tr().tr_args("answer-session-not-kept", &[("error", (&e.to_string()).into())]));
+            }
+            AnswerItem::selected(&q.id, &[approve.unwrap_or_default()])
+        }
         Some(c) if c == skip => AnswerItem::skipped(&q.id),
         Some(c) if c == dismiss => return Ok(None),
         Some(c) if c == other => AnswerItem::custom(&q.id, Text::new(&tr().tr("answer-your-answer")).prompt()?),
