@@ -33,10 +33,10 @@ use tokio::sync::mpsc;
 
 use super::open::{Open, Posted};
 use super::pins::Pins;
-use super::post;
 use super::tally::{Tally, Team, Voter, DESK, DESK_PERSON};
+use super::{post, session};
 use crate::history::decider::{people_named, Decider};
-use crate::model::{Answer, ErrorCode, UserQuestionError};
+use crate::model::{Answer, ErrorCode, Request, UserQuestionError};
 use crate::service::{Answerer, Ask, Count, Next, Vote};
 
 /// How often a message that could not be sent is tried again.
@@ -67,6 +67,8 @@ struct DeskCount {
     desk: Voter,
     team: Team,
     voted: mpsc::UnboundedSender<Heard>,
+    /// The request as the asker sent it, for the answer it reads.
+    asked: Request,
 }
 
 impl Count for DeskCount {
@@ -77,7 +79,10 @@ impl Count for DeskCount {
         }
         let _ = self.voted.send(Heard::Desk);
         match tally.answer() {
-            Some((answer, by)) => Vote::Completes { answer, by: decider(&self.team, &by).to_string() },
+            Some((answer, by)) => {
+                let answer = session::settled(answer, &self.asked, crate::paths::config_dir().as_deref());
+                Vote::Completes { answer, by: decider(&self.team, &by).to_string() }
+            }
             None => Vote::Counted(tally.progress(&self.desk).unwrap_or_default()),
         }
     }
@@ -280,8 +285,8 @@ impl Bridge {
     /// delivers it. Never returns otherwise: the ask's other ending stops it. What it
     /// sent is in `posted` from the moment each event is sent.
     async fn follow(&self, ask: &Ask, posted: &Mutex<Option<Posted>>, counting: Counting) {
-        let Counting { tally, to, mut heard, desk } = counting;
-        let request = ask.request();
+        let Counting { tally, to, mut heard, desk, shown } = counting;
+        let request = &shown;
         let key = ask.request_json().get();
         let first_open = request.questions.iter().position(|q| post::poll(q).is_none()).unwrap_or(0);
         let route = |id: &str, at: usize| {
@@ -354,6 +359,7 @@ impl Bridge {
 
     fn deliver(&self, ask: &Ask, answer: Answer, by: &[Voter]) -> bool {
         let who = decider(&self.team, by);
+        let answer = session::settled(answer, ask.request(), crate::paths::config_dir().as_deref());
         match ask.answer_uncounted(answer) {
             Ok(()) => {
                 ask.note_answered_by(&who.to_string());
@@ -462,6 +468,8 @@ struct Counting {
     to: mpsc::UnboundedSender<Heard>,
     heard: mpsc::UnboundedReceiver<Heard>,
     desk: Voter,
+    /// The request as the room sees it ([`session::shown`]).
+    shown: Request,
 }
 
 impl Bridge {
@@ -469,16 +477,21 @@ impl Bridge {
     /// service's team rule, which `keep` sets from the same rule), so an answer given
     /// here is the desk's vote.
     fn counting(&self, ask: &Ask) -> Counting {
-        let request = ask.request();
+        let shown = session::shown(ask.request(), crate::paths::config_dir().as_deref());
         let (to, heard) = mpsc::unbounded_channel();
-        let tally = Arc::new(Mutex::new(Tally::new(request, self.team.clone())));
+        let tally = Arc::new(Mutex::new(Tally::new(&shown, self.team.clone())));
         let desk = Voter { user: self.desk.clone(), device: DESK.into() };
         if ask.needs_team() {
-            let count =
-                DeskCount { tally: tally.clone(), desk: desk.clone(), team: self.team.clone(), voted: to.clone() };
+            let count = DeskCount {
+                tally: tally.clone(),
+                desk: desk.clone(),
+                team: self.team.clone(),
+                voted: to.clone(),
+                asked: Request::clone(ask.request()),
+            };
             ask.count_with(Arc::new(count));
         }
-        Counting { tally, to, heard, desk }
+        Counting { tally, to, heard, desk, shown }
     }
 }
 

@@ -18,6 +18,7 @@ pub mod open;
 pub mod pins;
 pub mod post;
 pub mod room;
+pub mod session;
 pub mod tally;
 
 use std::path::PathBuf;

@@ -6,6 +6,9 @@
 pub const PERMISSION: &str = "permission";
 pub const ALLOW: &str = "Allow";
 pub const DENY: &str = "Deny";
+/// Allow, kept as a rule of the agent's session: a choice of a door (the phone's poll),
+/// never a label an asker reads.
+pub const ALLOW_SESSION: &str = "Allow for this session";
 
 /// A plan under review.
 pub const PLAN_REVIEW: &str = "plan-review";

@@ -435,6 +435,32 @@ def test_a_permission_reaches_the_phone_with_where_the_agent_works_and_what_it_s
         out, err = hook.stdout.read(), hook.stderr.read()
         decision = json.loads(out)["hookSpecificOutput"]["decision"]
         assert (decision["behavior"], decision["message"]) == ("deny", "Not on release day."), (decision, err)
+
+        # "Allow for this session" is a poll option: the agent reads Allow, and the
+        # session's next such command is the desk's rule's, never the phone's.
+        def hook_for(command):
+            p = subprocess.Popen([USERQ, "hook", "claude-code"], env=desk.env, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            p.stdin.write(json.dumps({
+                "session_id": "5c0ffee0-1234", "cwd": str(shop / "web"), "hook_event_name": "PermissionRequest",
+                "tool_name": "Bash", "tool_input": {"command": command}}))
+            p.stdin.close()
+            return p
+
+        def behavior(p):
+            p.wait(60)
+            return json.loads(p.stdout.read())["hookSpecificOutput"]["decision"]["behavior"]
+
+        tests = hook_for("cargo test --release")
+        poll = pia.wait(lambda m: (m.get("poll") or {}).get("question") == "Run this command?"
+                        and m["poll"]["id"] != poll["id"], "the second permission's poll")["poll"]
+        assert [a["text"] for a in poll["answers"]] == ["Allow", "Allow for this session", "Deny"], poll
+        labels = {a["text"]: a["id"] for a in poll["answers"]}
+        pia.send(room=room, vote=poll["id"], answers=[labels["Allow for this session"]])
+        assert behavior(tests) == "allow"
+        rules = (tmp_path / "config" / "rules.toml").read_text()
+        assert rules == '[[allow]]\ncommand = "cargo test"\nsession = "5c0ffee0-1234"\n', rules
+        assert behavior(hook_for("cargo test --lib")) == "allow"
     finally:
         desk.stop()
         pia.close()
