@@ -346,9 +346,18 @@ impl HookAsk {
     /// The agent's last message before it asked, from the end of its transcript, in
     /// the ask's context: read only for an ask a person sees, as the policy's own
     /// decisions need none of it.
+    /// A transcript still behind the agent's turn is read again, a few times, briefly.
     pub fn hear_the_agent(&mut self) {
-        if let Some(path) = &self.transcript {
-            self.context.last_message = transcript::last_message(path);
+        let Some(path) = &self.transcript else { return };
+        for _ in 0..transcript::READS {
+            match transcript::read(path) {
+                transcript::Heard::Said(text) => {
+                    self.context.last_message = Some(text);
+                    return;
+                }
+                transcript::Heard::Nothing => return,
+                transcript::Heard::Behind => std::thread::sleep(transcript::BEHIND),
+            }
         }
     }
 

@@ -23,6 +23,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
+/// How often a transcript still behind the agent's turn is read, and how long apart:
+/// at most 0.3 s before the person is asked.
+pub const READS: usize = 7;
+pub const BEHIND: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// How far back the search reads, at most.
 pub const MOST: u64 = 2 << 20;
 const BLOCK: u64 = 64 << 10;
@@ -32,17 +37,45 @@ const BLOCK: u64 = 64 << 10;
 enum Line {
     /// The agent's own text.
     Said(String),
+    /// The agent's turn without text: a tool's call.
+    Call,
     /// The person's prompt: what came before answered something else.
     Prompt,
-    /// A tool's call or result, metadata, or a line not understood.
+    /// A tool's result, metadata, or a line not understood.
     Other,
+}
+
+/// What the end of a transcript says of the agent's last message.
+#[derive(Debug, PartialEq)]
+pub enum Heard {
+    /// Its text.
+    Said(String),
+    /// The agent's turn since the person's last prompt holds no text.
+    Nothing,
+    /// The person's prompt is the last thing written: the agent's turn is not in the
+    /// file yet (Claude Code writes its transcript as it goes, behind its hooks).
+    Behind,
 }
 
 /// The agent's last message in the transcript at `path`, when it came after the
 /// person's last prompt; `None` for a file that cannot be read or holds none.
 pub fn last_message(path: &Path) -> Option<String> {
+    match read(path) {
+        Heard::Said(text) => Some(text),
+        Heard::Nothing | Heard::Behind => None,
+    }
+}
+
+/// The end of the transcript at `path`, read back to the agent's last message.
+pub fn read(path: &Path) -> Heard {
+    read_back(path).unwrap_or(Heard::Nothing)
+}
+
+fn read_back(path: &Path) -> Option<Heard> {
     let mut file = File::open(path).ok()?;
     let mut end = file.metadata().ok()?.len();
+    // Whether a line of the agent's turn (a tool's call) came after the prompt.
+    let mut turn = false;
     // The start of a line whose end was read in the block after it.
     let mut rest: Vec<u8> = Vec::new();
     let mut read = 0;
@@ -58,15 +91,17 @@ pub fn last_message(path: &Path) -> Option<String> {
         let first = if start == 0 { 0 } else { block.iter().position(|b| *b == b'\n').map_or(block.len(), |i| i + 1) };
         for line in block[first..].rsplit(|b| *b == b'\n') {
             match read_line(line) {
-                Line::Said(text) => return Some(text),
-                Line::Prompt => return None,
+                Line::Said(text) => return Some(Heard::Said(text)),
+                Line::Prompt if turn => return Some(Heard::Nothing),
+                Line::Prompt => return Some(Heard::Behind),
+                Line::Call => turn = true,
                 Line::Other => {}
             }
         }
         rest = block[..first].to_vec();
         end = start;
     }
-    None
+    Some(Heard::Nothing)
 }
 
 fn read_line(line: &[u8]) -> Line {
@@ -85,9 +120,11 @@ fn read_line(line: &[u8]) -> Line {
         Some("message") => by_role(text("/message/role"), content),
         // Gemini CLI: the model's turn is `gemini`, its text the line's `content`.
         Some("gemini") => said(value.get("content")),
-        Some("response_item") if text("/payload/type") == Some("message") => {
-            by_role(text("/payload/role"), value.pointer("/payload/content"))
-        }
+        Some("response_item") => match text("/payload/type") {
+            Some("message") => by_role(text("/payload/role"), value.pointer("/payload/content")),
+            Some(kind) if kind.ends_with("call") => Line::Call,
+            _ => Line::Other,
+        },
         Some("event_msg") => match text("/payload/type") {
             Some("agent_message") => said(value.pointer("/payload/message")),
             Some("user_message") => Line::Prompt,
@@ -133,7 +170,7 @@ fn said(content: Option<&Value>) -> Line {
     };
     let text = text.trim();
     if text.is_empty() {
-        Line::Other
+        Line::Call
     } else {
         Line::Said(text.to_owned())
     }
@@ -248,6 +285,25 @@ mod tests {
             writeln!(file, "{output}").unwrap();
         }
         assert_eq!(last_message(file.path()), None, "a message more than MOST bytes back is not read");
+    }
+
+    #[test]
+    fn a_transcript_that_ends_at_the_prompt_is_behind_and_a_turn_of_calls_says_nothing() {
+        let behind = transcript(&[
+            claude("assistant", json!([{"type": "text", "text": "Done."}])),
+            claude("user", json!("greet")),
+        ]);
+        assert_eq!(read(behind.path()), Heard::Behind);
+        let calls = transcript(&[
+            claude("user", json!("greet")),
+            claude("assistant", json!([{"type": "tool_use", "name": "Bash", "input": {}}])),
+        ]);
+        assert_eq!(read(calls.path()), Heard::Nothing);
+        let codex = transcript(&[
+            json!({"type": "event_msg", "payload": {"type": "user_message", "message": "go"}}),
+            json!({"type": "response_item", "payload": {"type": "function_call", "name": "shell"}}),
+        ]);
+        assert_eq!(read(codex.path()), Heard::Nothing);
     }
 
     #[test]

@@ -98,7 +98,7 @@ def test_a_hook_on_the_host_is_answered_here_and_says_where_it_came_from(sock, h
     offer = person.expect("questions/offer")
     request = offer["params"]["request"]
     assert request["context"] == {"project": "/srv/app", "session": "s-remote", "source": "Claude Code",
-                                  "machine": "devbox"}
+                                  "machine": "devbox", "description": "Restart the app"}
     person.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
     assert decision(hook) == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                                                      "decision": {"behavior": "allow"}}}
