@@ -14,32 +14,14 @@ mod common;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{answer_with, apart, percentile, scaled, serve_apart};
+use common::{answer_with, apart, scaled, serve_apart, show, times};
 use serde_json::json;
 use user_questions::agents::transcript;
 use user_questions::UserQuestions;
 
 const SAID: &str = "The schema changed, so I will migrate the orders table.";
-
-fn times(n: usize, mut f: impl FnMut()) -> Vec<Duration> {
-    let mut out: Vec<Duration> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn show(what: &str, t: &[Duration]) -> Duration {
-    let median = percentile(t, 0.5);
-    println!("{what:<62} median {median:>10.1?}  p95 {:>10.1?}  (n={})", percentile(t, 0.95), t.len());
-    median
-}
 
 /// A Claude Code transcript of about `bytes`: tool calls and their outputs, then the
 /// agent's message and its next call, or (`said: false`) output to the end.

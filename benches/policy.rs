@@ -16,9 +16,9 @@ mod common;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{answer_with, apart, percentile, scaled, serve_apart};
+use common::{answer_with, apart, scaled, serve_apart, show, times};
 use user_questions::history::decider::Decider;
 use user_questions::model::{AgentInfo, Answer, AnswerItem, Context, Request};
 use user_questions::policy::{remember, rules, shell, Action, Kind, Origin, Policy, Verdict};
@@ -29,24 +29,6 @@ const TEN_PARTS: &str = "cd src && cargo test --release 2>&1 | tee /dev/null | g
 
 const RULES: &str = "[[allow]]\ncommand = \"cargo test\"\n[[allow]]\nread-only = true\n\
     [[deny]]\ncommand = \"sudo\"\nreason = \"no root\"\n";
-
-fn times(n: usize, mut f: impl FnMut()) -> Vec<Duration> {
-    let mut out: Vec<Duration> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn show(what: &str, t: &[Duration]) -> Duration {
-    let median = percentile(t, 0.5);
-    println!("{what:<58} median {median:>10.1?}  p95 {:>10.1?}  (n={})", percentile(t, 0.95), t.len());
-    median
-}
 
 fn hook_input(command: &str) -> String {
     serde_json::json!({

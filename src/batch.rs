@@ -53,20 +53,8 @@ mod tests {
     use crate::agents::hook::permission;
     use crate::model::Question;
 
-    fn request(q: Question) -> Request {
-        let context = Context {
-            project: Some("/home/me/shop".into()),
-            session: Some("0123456789".into()),
-            source: Some("Claude Code".into()),
-            ..Context::default()
-        };
-        Request { questions: vec![q], agent: None, context: Some(context) }
-    }
-
     fn asked(command: &str) -> Request {
-        let mut q = permission::question("Run this command?".into(), "Bash", format!("```sh\n{command}\n```"), &[]);
-        q.intent.as_mut().unwrap().extra.insert("action".into(), serde_json::json!({"command": command}));
-        request(q)
+        permission::request_for(command, Some("0123456789"))
     }
 
     #[test]
@@ -76,7 +64,7 @@ mod tests {
         assert_eq!(selected(answer(&r, true, Some("ignored")).unwrap()), (vec!["Allow".to_owned()], None));
         assert_eq!(selected(answer(&r, false, None).unwrap()), (vec!["Deny".to_owned()], None));
         assert_eq!(selected(answer(&r, false, Some(" not now ")).unwrap()), (vec![], Some("not now".to_owned())));
-        let plain = request(Question::new("q", "Which?").option("A", None));
+        let plain = Request { questions: vec![Question::new("q", "Which?").option("A", None)], ..asked("x") };
         assert!(answer(&plain, true, None).is_none());
     }
 

@@ -31,6 +31,26 @@ pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
+/// `n` runs of `f`, each timed, sorted.
+pub fn times(n: usize, mut f: impl FnMut()) -> Vec<Duration> {
+    let mut out: Vec<Duration> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Prints the median and p95 of sorted `t` under `what`; the median.
+pub fn show(what: &str, t: &[Duration]) -> Duration {
+    let median = percentile(t, 0.5);
+    println!("{what:<62} median {median:>10.1?}  p95 {:>10.1?}  (n={})", percentile(t, 0.95), t.len());
+    median
+}
+
 /// A protocol answerer: replies to every offer with an answer at once.
 pub async fn answer_everything(path: std::path::PathBuf) {
     answer_with(path, "pnpm").await

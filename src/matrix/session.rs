@@ -44,19 +44,11 @@ pub fn settled(mut answer: Answer, request: &Request, config: Option<&Path>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::hook::permission;
-    use crate::model::{AnswerItem, Context};
+    use crate::agents::hook::permission::request_for;
+    use crate::model::AnswerItem;
 
     fn request(session: Option<&str>) -> Request {
-        let mut q = permission::question("Run this command?".into(), "Bash", "```sh\ncargo test -q\n```".into(), &[]);
-        q.intent.as_mut().unwrap().extra.insert("action".into(), serde_json::json!({"command": "cargo test -q"}));
-        let context = Context {
-            project: Some("/home/me/shop".into()),
-            session: session.map(Into::into),
-            source: Some("Claude Code".into()),
-            ..Context::default()
-        };
-        Request { questions: vec![q], agent: None, context: Some(context) }
+        request_for("cargo test -q", session)
     }
 
     fn labels(r: &Request) -> Vec<String> {

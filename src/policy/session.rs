@@ -41,20 +41,7 @@ pub fn offered(config: &Path, request: &Request) -> Option<Way> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::hook::permission;
-    use crate::model::Context;
-
-    fn request(command: &str, session: Option<&str>) -> Request {
-        let mut q = permission::question("Run this command?".into(), "Bash", format!("```sh\n{command}\n```"), &[]);
-        q.intent.as_mut().unwrap().extra.insert("action".into(), serde_json::json!({"command": command}));
-        let context = Context {
-            project: Some("/home/me/shop".into()),
-            session: session.map(Into::into),
-            source: Some("Claude Code".into()),
-            ..Context::default()
-        };
-        Request { questions: vec![q], agent: None, context: Some(context) }
-    }
+    use crate::agents::hook::permission::request_for as request;
 
     #[test]
     fn the_session_way_is_the_command_with_any_arguments_and_it_ends_with_the_session() {

@@ -81,6 +81,21 @@ pub fn unique_labels(choices: &mut [Choice]) {
     }
 }
 
+/// A permission request from Claude Code for `command` in `/home/me/shop`, its action
+/// named, as the tests of every door that answers one use it.
+#[cfg(test)]
+pub(crate) fn request_for(command: &str, session: Option<&str>) -> crate::model::Request {
+    let mut q = question("Run this command?".into(), "Bash", format!("```sh\n{command}\n```"), &[]);
+    q.intent.as_mut().unwrap().extra.insert(crate::policy::ACTION.into(), serde_json::json!({"command": command}));
+    let context = crate::model::Context {
+        project: Some("/home/me/shop".into()),
+        session: session.map(Into::into),
+        source: Some("Claude Code".into()),
+        ..Default::default()
+    };
+    crate::model::Request { questions: vec![q], agent: None, context: Some(context) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
