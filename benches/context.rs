@@ -13,10 +13,9 @@ mod common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{answer_with, apart, scaled, serve_apart, show, times};
+use common::{answer_with, apart, scaled, serve_apart, show, spawn, times};
 use serde_json::json;
 use user_questions::agents::transcript;
 use user_questions::UserQuestions;
@@ -54,17 +53,6 @@ fn hook_input(transcript: Option<&Path>) -> String {
         "tool_input": {"command": "make deploy", "description": "Deploy"}, "permission_suggestions": []
     })
     .to_string()
-}
-
-fn spawn(program: &Path, input: &str, env: &[(&str, &Path)]) -> String {
-    let mut c = Command::new(program);
-    c.args(["hook", "claude-code"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let mut child = c.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
 }
 
 fn main() {
@@ -107,12 +95,12 @@ fn main() {
     std::thread::sleep(Duration::from_millis(300));
     let env = [("USERQ_CONFIG_DIR", config.as_path()), ("USERQ_SOCKET", socket.as_path())];
     let (none, with) = (hook_input(None), hook_input(Some(&large)));
-    assert!(spawn(userq, &with, &env).contains("\"allow\""), "the answerer allows");
+    assert!(spawn(userq, &["hook", "claude-code"], &with, &env).contains("\"allow\""), "the answerer allows");
     // In turn, one of each, so the machine's drift weighs on both alike.
     let (mut without, mut read) = (Vec::new(), Vec::new());
     for _ in 0..scaled(200) {
-        without.extend(times(1, || drop(spawn(userq, &none, &env))));
-        read.extend(times(1, || drop(spawn(userq, &with, &env))));
+        without.extend(times(1, || drop(spawn(userq, &["hook", "claude-code"], &none, &env))));
+        read.extend(times(1, || drop(spawn(userq, &["hook", "claude-code"], &with, &env))));
     }
     without.sort();
     read.sort();

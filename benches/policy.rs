@@ -13,12 +13,10 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{answer_with, apart, scaled, serve_apart, show, times};
+use common::{answer_with, apart, scaled, serve_apart, show, spawn, times};
 use user_questions::history::decider::Decider;
 use user_questions::model::{AgentInfo, Answer, AnswerItem, Context, Request};
 use user_questions::policy::{remember, rules, shell, Action, Kind, Origin, Policy, Verdict};
@@ -37,18 +35,6 @@ fn hook_input(command: &str) -> String {
         "tool_input": {"command": command, "description": "bench"}, "permission_suggestions": []
     })
     .to_string()
-}
-
-/// `program args` fed `input`, until it exits and its output is read.
-fn spawn(program: &Path, args: &[&str], input: &str, env: &[(&str, &Path)]) -> String {
-    let mut c = Command::new(program);
-    c.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let mut child = c.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
 }
 
 fn main() {

@@ -55,37 +55,52 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
-/// Where a request comes from, in pieces a door joins: `shop`, `on main`, `in
-/// crates/api`, `session 01234567`, `on devbox`. The agent itself is named apart.
+/// Where a request comes from, each piece worded and inert: `shop`, `on main`, `in
+/// crates/api`, `session 01234567`, `on devbox`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+    pub project: Option<String>,
+    pub branch: Option<String>,
+    pub folder: Option<String>,
+    pub session: Option<String>,
+    pub machine: Option<String>,
+}
+
+impl Place {
+    pub fn of(context: &Context, text: &Text) -> Self {
+        let worded = |key, name, value: Option<&str>| {
+            value.map(|v| {
+                let v = inert(v);
+                text.tr_args(key, &[(name, (&v).into())])
+            })
+        };
+        Place {
+            project: context.project_name().map(inert),
+            branch: worded("glance-branch", "branch", context.branch.as_deref()),
+            folder: worded("glance-folder", "folder", context.folder()),
+            session: worded("glance-session", "session", context.short_session()),
+            machine: worded("glance-machine", "machine", context.machine.as_deref()),
+        }
+    }
+}
+
+/// Where a request comes from, in pieces a door joins. The agent itself is named apart.
 pub fn place(context: &Context, text: &Text) -> Vec<String> {
-    let worded = |key, name, value: Option<&str>| {
-        value.map(|v| {
-            let v = inert(v);
-            text.tr_args(key, &[(name, (&v).into())])
-        })
-    };
-    [
-        context.project_name().map(inert),
-        worded("glance-branch", "branch", context.branch.as_deref()),
-        worded("glance-folder", "folder", context.folder()),
-        worded("glance-session", "session", context.short_session()),
-        worded("glance-machine", "machine", context.machine.as_deref()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    let Place { project, branch, folder, session, machine } = Place::of(context, text);
+    [project, branch, folder, session, machine].into_iter().flatten().collect()
+}
+
+/// The agent's own words as a door shows them: trimmed, cut to `max` characters,
+/// inert; `None` when it said nothing.
+pub fn words(said: Option<&str>, max: usize) -> Option<String> {
+    said.map(str::trim).filter(|w| !w.is_empty()).map(|w| inert(&cut(w, max)))
 }
 
 /// What the agent says of its request, each labelled as the agent's: its own
 /// description of the call, then its last message before asking (cut to `max`
 /// characters). Inert.
 pub fn says(context: &Context, max: usize, text: &Text) -> Vec<String> {
-    let said = |key, words: Option<&str>| {
-        words.map(str::trim).filter(|w| !w.is_empty()).map(|w| {
-            let w = inert(&cut(w, max));
-            text.tr_args(key, &[("words", (&w).into())])
-        })
-    };
+    let said = |key, said: Option<&str>| words(said, max).map(|w| text.tr_args(key, &[("words", (&w).into())]));
     [said("glance-says", context.description.as_deref()), said("glance-said-last", context.last_message.as_deref())]
         .into_iter()
         .flatten()

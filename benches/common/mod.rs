@@ -195,3 +195,18 @@ pub fn serve_apart(
     ready.recv().unwrap();
     (dir, path, server)
 }
+
+/// `program args` fed `input`, until it exits and its output is read.
+pub fn spawn(program: &Path, args: &[&str], input: &str, env: &[(&str, &Path)]) -> String {
+    let mut c = std::process::Command::new(program);
+    c.args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}

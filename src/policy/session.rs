@@ -24,9 +24,11 @@ pub fn action_of(request: &Request) -> Option<Action> {
 }
 
 /// Which of `ways` "Allow for this session" keeps.
-pub fn way(ways: &[Way]) -> Option<usize> {
-    let in_session = |breadth| ways.iter().position(|w| w.reach == Reach::Session && w.breadth == breadth);
-    in_session(Breadth::Wide).or_else(|| in_session(Breadth::Exact))
+pub fn way<'a>(ways: impl IntoIterator<Item = &'a Way>) -> Option<usize> {
+    let in_session: Vec<(usize, Breadth)> =
+        ways.into_iter().enumerate().filter(|(_, w)| w.reach == Reach::Session).map(|(i, w)| (i, w.breadth)).collect();
+    let of = |breadth| in_session.iter().find(|(_, b)| *b == breadth).map(|(i, _)| *i);
+    of(Breadth::Wide).or_else(|| of(Breadth::Exact))
 }
 
 /// The way "Allow for this session" would keep for `request`, under the rules in

@@ -95,27 +95,19 @@ pub struct SaysView {
 }
 
 fn place_of(context: &Context, text: &Text) -> PlaceView {
-    let worded = |key, name, value: Option<&str>| {
-        value.map(|v| {
-            let v = glance::inert(v);
-            text.tr_args(key, &[(name, (&v).into())])
-        })
-    };
+    let place = glance::Place::of(context, text);
     PlaceView {
-        project: context.project_name().map(glance::inert),
-        project_path: context.root.clone().or_else(|| context.project.clone()).map(|p| glance::inert(&p)),
-        branch: worded("glance-branch", "branch", context.branch.as_deref()),
-        folder: worded("glance-folder", "folder", context.folder()),
+        project: place.project,
+        project_path: context.root.as_deref().or(context.project.as_deref()).map(glance::inert),
+        branch: place.branch,
+        folder: place.folder,
     }
 }
 
 fn says_of(context: &Context) -> SaysView {
-    let words = |w: Option<&str>| {
-        w.map(str::trim).filter(|w| !w.is_empty()).map(|w| glance::inert(&glance::cut(w, glance::LAST_MESSAGE)))
-    };
     SaysView {
-        description: words(context.description.as_deref()),
-        last_message: words(context.last_message.as_deref()),
+        description: glance::words(context.description.as_deref(), glance::LAST_MESSAGE),
+        last_message: glance::words(context.last_message.as_deref(), glance::LAST_MESSAGE),
     }
 }
 
@@ -216,8 +208,7 @@ impl ListView {
                 view.client.as_deref().map(|c| text.tr_args("window-remember-client", &[("client", c.into())]));
             let team = view.progress.as_ref().map(|p| wording::progress(&shown_votes(p, &view), text));
             let remember_ways = crate::remember::views(&view.ways, text);
-            let ways: Vec<_> = view.ways.iter().map(|o| o.way.clone()).collect();
-            let session_way = user_questions::policy::session::way(&ways);
+            let session_way = user_questions::policy::session::way(view.ways.iter().map(|o| &o.way));
             let parts = parts_of(&view, text);
             let context = view.context.clone().unwrap_or_default();
             let (place, says) = (place_of(&context, text), says_of(&context));

@@ -92,30 +92,28 @@ pub fn text_for(new: &[&AskView], text: &Text) -> (String, String) {
             let (question, header) =
                 user_questions::wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), text);
             let machine = one.context.as_ref().and_then(|c| c.machine.as_deref());
-            // The agent and its project in the title, where the ask names them.
-            let title = match (&header, project_name(one), &one.context) {
-                (_, Some(project), Some(c)) if c.source.is_some() => {
-                    let place = match machine {
-                        Some(m) => text.tr_args("notice-on-machine", &[("who", project.into()), ("machine", m.into())]),
-                        None => project.to_owned(),
-                    };
-                    text.tr_args("notice-title-where", &[("agent", (&agent).into()), ("place", (&place).into())])
-                }
-                (Some(header), _, Some(c)) if c.source.is_some() => format!("{agent}: {header}"),
-                (Some(header), _, _) => header.clone(),
-                (None, _, _) => text.tr_args("notice-question-from", &[("agent", (&agent).into())]),
+            let project = project_name(one);
+            // Where it comes from: the project (on its machine), else the machine.
+            let place = match (project, machine) {
+                (Some(p), Some(m)) => text.tr_args("notice-on-machine", &[("who", p.into()), ("machine", m.into())]),
+                (Some(p), None) => p.to_owned(),
+                (None, m) => m.unwrap_or_default().to_owned(),
+            };
+            // The agent and its project in the title, where the ask names both; else
+            // the place goes in the body.
+            let named = one.context.as_ref().is_some_and(|c| c.source.is_some());
+            let (title, place) = match &header {
+                _ if named && project.is_some() => (
+                    text.tr_args("notice-title-where", &[("agent", (&agent).into()), ("place", (&place).into())]),
+                    String::new(),
+                ),
+                Some(header) if named => (format!("{agent}: {header}"), place),
+                Some(header) => (header.clone(), place),
+                None => (text.tr_args("notice-question-from", &[("agent", (&agent).into())]), place),
             };
             let more = match one.questions.len() {
                 1 => String::new(),
                 n => format!(" {}", text.tr_args("notice-more", &[("count", (n - 1).into())])),
-            };
-            let titled = one.context.as_ref().is_some_and(|c| c.source.is_some());
-            let place = match (project_name(one), machine) {
-                _ if titled && project_name(one).is_some() => String::new(),
-                (Some(p), Some(m)) => text.tr_args("notice-on-machine", &[("who", p.into()), ("machine", m.into())]),
-                (Some(p), None) => p.to_owned(),
-                (None, Some(m)) => m.to_owned(),
-                (None, None) => String::new(),
             };
             let place = if place.is_empty() { place } else { format!(" ({place})") };
             // What it acts on, cut to fit, on a line of its own.
