@@ -12,7 +12,7 @@ from pathlib import Path
 
 from models import Anthropic, result_text, text, tool, tool_results
 from conftest import USERQ, Answerer
-from world import AGENTS, Person, StreamSession, agent  # noqa: F401 (a fixture)
+from world import AGENTS, Person, StreamSession, a_project_file_decides_only_while_trusted, agent  # noqa: F401 (a fixture)
 
 
 def claude(agent, model, *args):
@@ -120,26 +120,16 @@ def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agen
     assert any("nothing runs as root here" in r for r in last_results(model)), last_results(model)
 
 
-def test_a_project_rules_file_allows_only_once_trusted(agent, sock):
+def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
     agent.setup("claude-code")
-    (agent.work / ".userq").mkdir()
-    (agent.work / ".userq" / "rules.toml").write_text('[[allow]]\ncommand = "touch made.txt"\n')
     step = tool("Bash", {"command": "touch made.txt", "description": "Make a file"})
-    # Untrusted: the person is asked (and says no).
-    model = Anthropic([step, text("ok")])
-    person = Person(sock, name="person")
-    asked, answered = person.answer_next({"id": "permission", "selected": ["Deny"]})
-    argv, env = claude(agent, model, "-p", "make", "--output-format", "json")
-    assert agent.run(argv, env).returncode == 0
-    answered.join(5)
-    assert asked["questions"][0]["question"] == "Run this command?"
-    assert not (agent.work / "made.txt").exists()
-    # Trusted: it runs, nobody asked.
-    agent.rules("trust", str(agent.work))
-    model = Anthropic([step, text("ok")])
-    argv, env = claude(agent, model, "-p", "make", "--output-format", "json")
-    assert agent.run(argv, env).returncode == 0
-    assert (agent.work / "made.txt").exists()
+
+    def run():
+        argv, env = claude(agent, Anthropic([step, text("ok")]), "-p", "make", "--output-format", "json")
+        out = agent.run(argv, env)
+        assert out.returncode == 0, out.stderr
+
+    a_project_file_decides_only_while_trusted(agent, sock, run, agent.work / "made.txt")
 
 
 def test_a_sessions_rules_allow_in_it_and_end_with_it(agent, sock):

@@ -8,7 +8,7 @@ import subprocess
 
 from conftest import USERQ
 from models import Responses, function_outputs, text, tool
-from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
+from world import AGENTS, Person, a_project_file_decides_only_while_trusted, agent  # noqa: F401 (a fixture)
 
 
 def codex(agent, model):
@@ -79,6 +79,55 @@ def test_a_command_a_rule_denies_does_not_run_and_the_model_reads_the_rules_reas
     assert not target.exists()
     outputs = function_outputs(model.main_requests()[-1])
     assert any("no greetings from codex" in json.dumps(o) for o in outputs), outputs
+
+
+def escalated(command):
+    """The scripted model's call for `command`, asking to run outside the sandbox."""
+    return dict(ESCALATE, args=dict(ESCALATE["args"], cmd=command))
+
+
+def test_a_part_no_rule_allows_reaches_the_person(agent, sock):
+    agent.setup("codex")
+    agent.rules("allow", "echo")
+    agent.rules("allow", "--read-only")
+    agent.rules("allow", "--edit", str(agent.home / "greeting.txt"))
+    (agent.work / "target").mkdir()
+    command = "echo hi > %s && rm -rf target" % (agent.home / "greeting.txt")
+    model = Responses([escalated(command), text("understood")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": [], "custom": "keep target"})
+    argv, env = codex(agent, model)
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert command in asked["questions"][0]["detail"]
+    assert (agent.work / "target").is_dir()
+    outputs = function_outputs(model.main_requests()[-1])
+    assert any("keep target" in json.dumps(o) for o in outputs), outputs
+
+
+def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agent, sock):
+    agent.setup("codex")
+    agent.rules("deny", "sudo", "--reason", "nothing runs as root here")
+    model = Responses([escalated("timeout 5 sudo touch /root-owned"), text("understood")])
+    # Nobody answers on the socket: the rule alone refuses it.
+    argv, env = codex(agent, model)
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    outputs = function_outputs(model.main_requests()[-1])
+    assert any("nothing runs as root here" in json.dumps(o) for o in outputs), outputs
+
+
+def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
+    agent.setup("codex")
+    made = agent.home / "made.txt"  # outside the sandbox, so Codex asks each time
+
+    def run():
+        argv, env = codex(agent, Responses([escalated("touch %s" % made), text("ok")]))
+        out = agent.run(argv, env)
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+
+    a_project_file_decides_only_while_trusted(agent, sock, run, made)
 
 
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):

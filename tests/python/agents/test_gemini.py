@@ -8,7 +8,7 @@ import json
 import pexpect
 
 from models import Gemini, function_responses, text, tool
-from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
+from world import AGENTS, Person, a_project_file_decides_only_while_trusted, agent  # noqa: F401 (a fixture)
 
 GREET = tool("run_shell_command", {"command": "echo hello-from-gemini > greeting.txt && cat greeting.txt",
                                    "description": "Write a greeting"})
@@ -61,6 +61,49 @@ def test_a_part_a_rule_denies_refuses_the_command_with_its_reason(agent, sock):
     assert not (agent.work / "greeting.txt").exists()
     responses = function_responses(model.main_requests()[-1])
     assert any("no reading back today" in json.dumps(r) for r in responses), (responses, out.stderr[-2000:])
+
+
+def shell(command):
+    return tool("run_shell_command", {"command": command, "description": "A step"})
+
+
+def test_a_part_no_rule_allows_reaches_the_person(agent, sock):
+    agent.setup("gemini")
+    agent.rules("allow", "echo")
+    agent.rules("allow", "--read-only")
+    (agent.work / "target").mkdir()
+    model = Gemini([shell("echo hi && rm -rf target"), text("understood")])
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": [], "custom": "keep target"})
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert "echo hi && rm -rf target" in asked["questions"][0]["detail"], out.stderr[-2000:]
+    assert (agent.work / "target").is_dir()
+    responses = function_responses(model.main_requests()[-1])
+    assert any("keep target" in json.dumps(r) for r in responses), (responses, out.stderr[-2000:])
+
+
+def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agent, sock):
+    agent.setup("gemini")
+    agent.rules("deny", "sudo", "--reason", "nothing runs as root here")
+    model = Gemini([shell("timeout 5 sudo touch /root-owned"), text("understood")])
+    # Nobody answers on the socket: the rule alone refuses it.
+    argv, env = gemini(agent, model)
+    out = agent.run(argv, env)
+    responses = function_responses(model.main_requests()[-1])
+    assert any("nothing runs as root here" in json.dumps(r) for r in responses), (responses, out.stderr[-2000:])
+
+
+def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
+    agent.setup("gemini")
+
+    def run():
+        argv, env = gemini(agent, Gemini([shell("touch made.txt"), text("ok")]))
+        out = agent.run(argv, env)
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+
+    a_project_file_decides_only_while_trusted(agent, sock, run, agent.work / "made.txt")
 
 
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):

@@ -120,3 +120,30 @@ class Person(Answerer):
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
         return asked, thread
+
+
+def a_project_file_decides_only_while_trusted(agent, sock, run, made):
+    """A project's `.userq/rules.toml` allowing `touch`, while the agent's scripted model
+    runs `touch MADE` (`run()` runs the agent once): untrusted, the person is asked (and
+    says no); trusted, it runs with nobody asked; changed, it stops applying and the
+    person is asked again."""
+    rules = agent.work / ".userq" / "rules.toml"
+    rules.parent.mkdir()
+    rules.write_text('[[allow]]\ncommand = "touch"\n')
+    person = Person(sock, name="person")
+
+    def refused():
+        asked, answered = person.answer_next({"id": "permission", "selected": [], "custom": "not yet"})
+        run()
+        answered.join(5)
+        assert asked["questions"][0]["question"] == "Run this command?", asked
+        assert not made.exists()
+
+    refused()
+    agent.rules("trust", str(agent.work))
+    run()
+    assert made.exists()
+    assert person.messages.empty(), person.messages.get()
+    made.unlink()
+    rules.write_text(rules.read_text() + '\n[[allow]]\ncommand = "ls"\n')
+    refused()
