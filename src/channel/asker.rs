@@ -69,6 +69,28 @@ impl Asker {
 
     /// Asks, riding out server restarts. Cancelling `cancel` withdraws the question.
     pub async fn ask(&self, questions: &[Question], cancel: &CancellationToken) -> Result<Answer, ClientError> {
+        self.ask_in(questions, self.context.clone(), cancel).await
+    }
+
+    /// Asks as [`ask`](Self::ask) does, with the request's own words (what the agent
+    /// says the call is for) beside where the asker's questions come from.
+    pub async fn ask_saying(
+        &self,
+        questions: &[Question],
+        description: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Answer, ClientError> {
+        let description = Some(description.trim()).filter(|d| !d.is_empty()).map(str::to_owned);
+        let context = Context { description, ..self.context.clone().unwrap_or_default() };
+        self.ask_in(questions, Some(context), cancel).await
+    }
+
+    async fn ask_in(
+        &self,
+        questions: &[Question],
+        context: Option<Context>,
+        cancel: &CancellationToken,
+    ) -> Result<Answer, ClientError> {
         let mut lost_since: Option<Instant> = None;
         let mut backoff = Backoff::new(Duration::from_secs(1));
         loop {
@@ -78,7 +100,7 @@ impl Asker {
                 other => Some(other?),
             };
             if let Some((client, agent)) = connected {
-                let request = AskRequest { questions: questions.to_vec(), agent, context: self.context.clone() };
+                let request = AskRequest { questions: questions.to_vec(), agent, context: context.clone() };
                 let (id, reply) = client.start::<Ask>(&request);
                 tokio::pin!(reply);
                 let reply = tokio::select! {

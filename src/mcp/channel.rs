@@ -72,6 +72,7 @@ pub struct PermissionRequest {
     pub request_id: String,
     pub tool_name: String,
     #[serde(default)]
+    /// What the call is for, in the agent's words: the ask's `context.description`.
     pub description: String,
     #[serde(default)]
     pub input_preview: String,
@@ -85,11 +86,7 @@ impl PermissionRequest {
             Ok(input) if input.is_object() => Call::from_tool(&self.tool_name, &input, &TOOLS),
             _ => Call::Other { tool: self.tool_name.clone(), input: Value::String(self.input_preview.clone()) },
         };
-        let mut detail = call.detail(None, words);
-        if !self.description.trim().is_empty() && !detail.contains(self.description.trim()) {
-            detail = format!("{}\n\n{detail}", self.description.trim());
-        }
-        permission::question(call.question(None, words), &self.tool_name, detail, &[])
+        permission::question(call.question(None, words), &self.tool_name, call.detail(None, words), &[])
     }
 
     /// Claude Code's verdict for the person's answer; `None` (dismissed) leaves the

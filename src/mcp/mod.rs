@@ -25,9 +25,10 @@ use serde_json::{json, Value};
 use tokio::sync::OnceCell;
 use tokio_util::sync::CancellationToken;
 
+use crate::agents::Agent;
 use crate::channel::asker::{AgentSpec, Asker};
 use crate::channel::client::ClientError;
-use crate::model::{Answer, AskRequest, Question, UserQuestionError};
+use crate::model::{Answer, AskRequest, Context, Question, UserQuestionError};
 use crate::tool;
 
 /// How often a waiting call reports that it is still waiting for the person.
@@ -54,11 +55,11 @@ impl McpServer {
                 let client = peer.peer_info().map(|i| i.client_info.name.clone());
                 let client = client.filter(|n| !n.is_empty()).unwrap_or_else(|| "mcp-client".into());
                 let id = self.agent_id.clone().unwrap_or_else(|| format!("{client}-{:08x}", rand::random::<u32>()));
-                Arc::new(Asker::new(
-                    self.socket.clone(),
-                    &format!("userq-mcp ({client})"),
-                    Some(AgentSpec { id, delegation_depth: 0 }),
-                ))
+                let context = here(&client);
+                let spec = AgentSpec { id, delegation_depth: 0 };
+                Arc::new(
+                    Asker::new(self.socket.clone(), &format!("userq-mcp ({client})"), Some(spec)).with_context(context),
+                )
             })
             .await
             .clone()
@@ -70,12 +71,13 @@ impl McpServer {
         &self,
         peer: Peer<RoleServer>,
         questions: Vec<Question>,
+        description: String,
         then: impl FnOnce(&[Question], &Result<Answer, UserQuestionError>) -> Option<CustomNotification> + Send + 'static,
     ) {
         let asker = self.asker(&peer).await;
         let session = self.session.clone();
         tokio::spawn(async move {
-            let outcome = asked(asker.ask(&questions, &session).await);
+            let outcome = asked(asker.ask_saying(&questions, &description, &session).await);
             if session.is_cancelled() {
                 return;
             }
@@ -84,6 +86,17 @@ impl McpServer {
             }
         });
     }
+}
+
+/// Where the questions of an MCP session come from: the folder the client started the
+/// server in (an agent starts it in its project), that project's root and branch, and
+/// the agent the client's name says it is.
+fn here(client: &str) -> Context {
+    let folder = std::env::current_dir().ok().map(|d| d.to_string_lossy().into_owned());
+    let source = Agent::from_command_name(client).map_or(client, |a| a.display_name);
+    let mut context = Context { project: folder, source: Some(source.to_owned()), ..Context::default() };
+    crate::place::locate(&mut context);
+    context
 }
 
 impl Drop for McpServer {
@@ -215,7 +228,7 @@ impl ServerHandler for McpServer {
                 Err(e) => return Ok(CallToolResult::error(vec![ContentBlock::text(tool::render(&Err(e)))]).into()),
                 Ok(req) => {
                     let said = channel::left(&req);
-                    self.ask_in_background(context.peer.clone(), req.questions, |questions, outcome| {
+                    self.ask_in_background(context.peer.clone(), req.questions, String::new(), |questions, outcome| {
                         Some(channel::answered(questions, outcome))
                     })
                     .await;
@@ -268,7 +281,8 @@ impl McpServer {
         };
         // Worded when a prompt comes, not at start-up: most sessions never relay one.
         let question = request.question(&user_questions_i18n::Text::from_env());
-        self.ask_in_background(peer, vec![question], move |_, outcome| {
+        let description = request.description.clone();
+        self.ask_in_background(peer, vec![question], description, move |_, outcome| {
             outcome.as_ref().ok().and_then(|a| request.verdict(a))
         })
         .await;

@@ -1,6 +1,7 @@
 """`userq mcp` driven by the MCP Python SDK, a real MCP client nobody here wrote."""
 
 import os
+import subprocess
 
 import anyio
 import pytest
@@ -17,9 +18,9 @@ def anyio_backend():
     return "asyncio"
 
 
-def params(sock, *args):
+def params(sock, *args, cwd=None):
     env = dict(os.environ, USERQ_SOCKET=str(sock))
-    return StdioServerParameters(command=str(USERQ), args=["mcp", *args], env=env)
+    return StdioServerParameters(command=str(USERQ), args=["mcp", *args], env=env, cwd=cwd)
 
 
 async def session_for(stack, sock, *args):
@@ -206,8 +207,9 @@ class Channel:
         return reply["result"]
 
     @classmethod
-    async def open(cls, stack, sock, version="2025-06-18"):
-        read, write = await stack.enter_async_context(stdio_client(params(sock, "--agent-id", "claude-channel")))
+    async def open(cls, stack, sock, version="2025-06-18", cwd=None):
+        read, write = await stack.enter_async_context(
+            stdio_client(params(sock, "--agent-id", "claude-channel", cwd=cwd)))
         channel = cls(read, write)
         init = await channel.call("initialize", {"protocolVersion": version, "capabilities": {},
                                                  "clientInfo": {"name": "claude-code", "version": "2.1.332"}})
@@ -264,19 +266,27 @@ async def test_a_question_left_for_later_is_withdrawn_when_the_session_ends(sock
     assert withdrawn["params"]["ask"] == offer["params"]["ask"]
 
 
-async def test_an_approval_prompt_is_asked_here_and_the_verdict_goes_back(sock, answerer):
+async def test_an_approval_prompt_is_asked_here_and_the_verdict_goes_back(sock, answerer, tmp_path):
     from contextlib import AsyncExitStack
 
+    # Claude Code starts the server in the folder it works in: a repository's subfolder.
+    subprocess.run(["git", "init", "-q", "-b", "release", str(tmp_path / "shop")], check=True)
+    folder = tmp_path / "shop" / "web"
+    folder.mkdir()
     a = answerer(scope="agents")
     async with AsyncExitStack() as stack:
-        channel, _ = await Channel.open(stack, sock)
+        channel, _ = await Channel.open(stack, sock, cwd=folder)
         # As Claude Code 2.1.332 sends it (its CHANNEL_PERMISSION_REQUEST_METHOD).
         await channel.send({"method": "notifications/claude/channel/permission_request", "params": {
             "request_id": "kqwzt", "tool_name": "Bash", "description": "Remove the build folder",
             "input_preview": '{"command":"rm -rf build","description":"Remove the build folder"}'}})
         offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
         q = offer["params"]["request"]["questions"][0]
-        assert (q["question"], q["detail"]) == ("Run this command?", "Remove the build folder\n\n```sh\nrm -rf build\n```")
+        assert (q["question"], q["detail"]) == ("Run this command?", "```sh\nrm -rf build\n```")
+        # Where it comes from, and the call's own words beside the command, not in it.
+        assert offer["params"]["request"]["context"] == {
+            "project": str(folder), "root": str(tmp_path / "shop"), "branch": "release", "source": "Claude Code",
+            "description": "Remove the build folder"}
         assert [o["label"] for o in q["options"]] == ["Allow", "Deny"]
         a.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Deny"]}]}})
         verdict = await channel.next()
@@ -289,6 +299,7 @@ async def test_an_approval_prompt_is_asked_here_and_the_verdict_goes_back(sock, 
             "input_preview": '{"table": "users", "cascade": tr…'}})
         offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
         assert "users" in offer["params"]["request"]["questions"][0]["detail"]
+        assert "description" not in offer["params"]["request"]["context"]
         a.reply(offer, {"answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
         verdict = await channel.next()
         assert verdict["params"] == {"request_id": "mbvcx", "behavior": "allow"}
