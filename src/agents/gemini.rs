@@ -24,7 +24,7 @@ pub const AGENT: Agent = Agent {
     name: "gemini",
     display_name: "Gemini CLI",
     program: "gemini",
-    events: "BeforeTool",
+    events: "BeforeTool; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-gemini",
     project_settings: false,
     tested: Version(0, 61, 0),
@@ -36,12 +36,17 @@ impl Integration for Gemini {
         ask_from(hook, words)
     }
 
-    /// `~/.gemini/settings.json`: the BeforeTool hook (timeouts in milliseconds), the
-    /// MCP server, and hooks turned on when they were off; and the policy beside it.
+    /// `~/.gemini/settings.json`: the BeforeTool and SessionEnd hooks (timeouts in
+    /// milliseconds), the MCP server, and hooks turned on when they were off; and the
+    /// policy beside it.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let ms = DAY_SECS * 1000;
         let handler = json!({"name": MCP_NAME, "type": "command", "command": setup.command(), "timeout": ms});
-        let groups = [("BeforeTool", json!({"matcher": MATCHER, "hooks": [handler]}))];
+        let groups = [
+            ("BeforeTool", json!({"matcher": MATCHER, "hooks": [handler]})),
+            // The policy's rules for one session end with it.
+            ("SessionEnd", json!({"hooks": [handler]})),
+        ];
         let edit = JsonEdit {
             groups: &groups,
             mcp: Some(setup.mcp_server(Some(ms))),
@@ -57,7 +62,7 @@ impl Integration for Gemini {
     /// Before 0.26.0 hooks are switched on elsewhere (`tools.enableHooks`) and
     /// `hooksConfig.enabled` means nothing.
     fn since(&self) -> &'static [(&'static str, Version)] {
-        &[("BeforeTool", Version(0, 26, 0))]
+        &[("BeforeTool", Version(0, 26, 0)), ("SessionEnd", Version(0, 26, 0))]
     }
 
     fn no_decision(&self, why: &str) -> Option<Value> {

@@ -18,7 +18,7 @@ pub const AGENT: Agent = Agent {
     name: "qwen",
     display_name: "Qwen Code",
     program: "qwen",
-    events: "PermissionRequest",
+    events: "PermissionRequest; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-qwen",
     project_settings: false,
     tested: Version(0, 24, 4),
@@ -48,10 +48,15 @@ impl Integration for Qwen {
         Ok(Some(permission_request(hook, tool, input, &TOOLS, words)))
     }
 
-    /// `~/.qwen/settings.json`: the PermissionRequest hook, its day written in
+    /// `~/.qwen/settings.json`: the PermissionRequest and SessionEnd hooks, a day written in
     /// milliseconds (Qwen reads 1000 and more as milliseconds), and the MCP server.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
-        let groups = [("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS * 1000)]}))];
+        let handler = handler(&setup.command(), DAY_SECS * 1000);
+        let groups = [
+            ("PermissionRequest", json!({"hooks": [handler]})),
+            // The policy's rules for one session end with it.
+            ("SessionEnd", json!({"hooks": [handler]})),
+        ];
         let edit = JsonEdit { groups: &groups, mcp: Some(setup.mcp_server(None)), ..Default::default() };
         Ok(setup.json_file(&setup.home.join(".qwen/settings.json"), edit)?.into_iter().collect())
     }

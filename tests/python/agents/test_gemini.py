@@ -8,7 +8,8 @@ import json
 import pexpect
 
 from models import Gemini, function_responses, text, tool
-from world import AGENTS, Person, a_project_file_decides_only_while_trusted, agent  # noqa: F401 (a fixture)
+from world import (  # noqa: F401 (agent: a fixture)
+    AGENTS, Person, a_project_file_decides_only_while_trusted, agent, only_the_sessions_rule_lets_it_run)
 
 GREET = tool("run_shell_command", {"command": "echo hello-from-gemini > greeting.txt && cat greeting.txt",
                                    "description": "Write a greeting"})
@@ -104,6 +105,18 @@ def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
         assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
 
     a_project_file_decides_only_while_trusted(agent, sock, run, agent.work / "made.txt")
+
+
+def test_a_sessions_rules_allow_in_it_and_end_with_it(agent, sock):
+    agent.setup("gemini")
+    session = "3f2a9c1e-7b4d-4e8a-9c2f-5d1b8a6e0f47"
+
+    def run():
+        argv, env = gemini(agent, Gemini([shell("touch made.txt"), text("ok")]), "--session-id", session)
+        out = agent.run(argv, env)
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+
+    only_the_sessions_rule_lets_it_run(agent, sock, session, run, agent.work / "made.txt")
 
 
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):

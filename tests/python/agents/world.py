@@ -147,3 +147,19 @@ def a_project_file_decides_only_while_trusted(agent, sock, run, made):
     made.unlink()
     rules.write_text(rules.read_text() + '\n[[allow]]\ncommand = "ls"\n')
     refused()
+
+
+def only_the_sessions_rule_lets_it_run(agent, sock, session, run, made):
+    """A rule allowing `touch` in agent session `session` alone, while the agent's
+    scripted model runs `touch MADE` in that session (`run()`): it runs with nobody
+    asked (a person who is asked says no), and once the agent's session has ended, its
+    hook has taken the rule out."""
+    agent.rules("allow", "touch", "--session", session)
+    agent.rules("allow", "--read-only")
+    person = Person(sock, name="person")
+    person.answer_next({"id": "permission", "selected": [], "custom": "the session's rule should have decided"})
+    run()
+    assert made.exists()
+    assert person.messages.empty(), person.messages.get()
+    listed = [json.loads(line) for line in agent.rules("list", "--json").splitlines()]
+    assert [r["rule"] for r in listed] == ["allow read-only"], listed
