@@ -273,8 +273,10 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
 #[tokio::test]
 async fn droid_gets_its_hook_in_hooks_json_and_an_earlier_one_moves_over() {
     let home = Home::new();
-    let ours = json!([{"matcher": "^(Execute|Edit|Create|ApplyPatch)$", "hooks": [
-        {"type": "command", "command": format!("{} hook droid", userq_path()), "timeout": 86400}]}]);
+    let handler = json!({"type": "command", "command": format!("{} hook droid", userq_path()), "timeout": 86400});
+    let ours = json!([{"matcher": "^(Execute|Edit|Create|ApplyPatch)$", "hooks": [handler]}]);
+    // A session's rules end with it.
+    let end = json!([{"hooks": [handler]}]);
     // The person's own hooks file, events at its top level, and their settings.
     let theirs = "{\n  \"PostToolUse\": [\n    {\n      \"matcher\": \"Edit\",\n      \"hooks\": [\n        {\n          \"type\": \"command\",\n          \"command\": \"prettier --write\"\n        }\n      ]\n    }\n  ]\n}\n";
     let settings = "{\n  \"model\": \"custom:mine\"\n}\n";
@@ -288,7 +290,7 @@ async fn droid_gets_its_hook_in_hooks_json_and_an_earlier_one_moves_over() {
     let out = home.setup(&["droid"]).await;
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let hooks = home.json(".factory/hooks.json");
-    assert_eq!(hooks["PreToolUse"], ours, "{hooks}");
+    assert_eq!((&hooks["PreToolUse"], &hooks["SessionEnd"]), (&ours, &end), "{hooks}");
     assert_eq!(hooks["PostToolUse"], serde_json::from_str::<Value>(theirs).unwrap()["PostToolUse"]);
     assert!(hooks.get("hooks").is_none(), "events at the top level: {hooks}");
     assert_eq!(home.read(".factory/settings.json"), settings, "the earlier hook moved out");
@@ -311,7 +313,7 @@ async fn droid_gets_its_hook_in_hooks_json_and_an_earlier_one_moves_over() {
 
     let fresh = Home::new();
     fresh.setup(&["droid"]).await;
-    assert_eq!(fresh.json(".factory/hooks.json"), json!({"PreToolUse": ours}));
+    assert_eq!(fresh.json(".factory/hooks.json"), json!({"PreToolUse": ours, "SessionEnd": end}));
     assert!(!fresh.path(".factory/settings.json").exists());
     fresh.setup(&["droid", "--remove"]).await;
     assert!(!fresh.path(".factory/hooks.json").exists());

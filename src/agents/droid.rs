@@ -21,7 +21,7 @@ pub const AGENT: Agent = Agent {
     name: "droid",
     display_name: "Factory Droid",
     program: "droid",
-    events: "PreToolUse for Execute, Edit, Create and ApplyPatch, where Droid would ask",
+    events: "PreToolUse for Execute, Edit, Create and ApplyPatch, where Droid would ask; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-droid",
     project_settings: false,
     tested: Version(0, 225, 2),
@@ -65,7 +65,12 @@ impl Integration for Droid {
     /// setup's hook in `settings.json` moves over. A Droid older than `hooks.json`
     /// (0.136.0) gets its hook in `settings.json`, as it reads it.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
-        let groups = [("PreToolUse", json!({"matcher": MATCHER, "hooks": [handler(&setup.command(), DAY_SECS)]}))];
+        let handler = handler(&setup.command(), DAY_SECS);
+        let groups = [
+            ("PreToolUse", json!({"matcher": MATCHER, "hooks": [handler]})),
+            // The policy's rules for one session end with it.
+            ("SessionEnd", json!({"hooks": [handler]})),
+        ];
         let factory = setup.home.join(".factory");
         let reads_hooks_json = setup.knows(HOOKS_JSON);
         let hooks =
