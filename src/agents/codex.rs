@@ -19,12 +19,15 @@ use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DEN
 
 pub struct Codex;
 
+/// The longest Codex lets a SessionEnd hook run; ending a session's rules takes far less.
+const SESSION_END_SECS: u64 = 3;
+
 /// Codex, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
     name: "codex",
     display_name: "Codex",
     program: "codex",
-    events: "PermissionRequest",
+    events: "PermissionRequest; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-codex",
     project_settings: false,
     tested: Version(0, 171, 0),
@@ -32,19 +35,24 @@ pub const AGENT: Agent = Agent {
 };
 
 impl Integration for Codex {
-    /// Its PermissionRequest event came in 0.122.0.
+    /// Its PermissionRequest event came in 0.122.0, SessionEnd in 0.145.0.
     fn since(&self) -> &'static [(&'static str, Version)] {
-        &[("PermissionRequest", Version(0, 122, 0))]
+        &[("PermissionRequest", Version(0, 122, 0)), ("SessionEnd", Version(0, 145, 0))]
     }
 
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
         ask_from(hook, words)
     }
 
-    /// `$CODEX_HOME/hooks.json` for the hook, `config.toml` for the MCP server.
+    /// `$CODEX_HOME/hooks.json` for the hooks, `config.toml` for the MCP server.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let codex_home = setup.agent_home("CODEX_HOME", ".codex");
-        let groups = [("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS)]}))];
+        let groups = [
+            ("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS)]})),
+            // The policy's rules for one session end with it; Codex caps this event's
+            // timeout at 3 seconds.
+            ("SessionEnd", json!({"hooks": [handler(&setup.command(), SESSION_END_SECS)]})),
+        ];
         let mut changes: Vec<FileChange> = config_toml(setup, &codex_home.join("config.toml"))?.into_iter().collect();
         changes.extend(
             setup.json_file(&codex_home.join("hooks.json"), JsonEdit { groups: &groups, ..Default::default() })?,

@@ -69,14 +69,18 @@ pub struct Listed {
     pub trust: Trust,
 }
 
-/// How Codex (`codex`, its home existing) stands towards the hook that runs `command`,
-/// for a session in `cwd`; an error when Codex could not be asked.
+/// How Codex (`codex`, its home existing) stands towards the hooks that run `command`,
+/// for a session in `cwd`: the first of them that does not run says how, and none
+/// listed is [`Trust::Missing`]; an error when Codex could not be asked.
 pub async fn trust(codex: &Path, command: &str, cwd: &Path) -> Result<Trust, String> {
-    Ok(listed(codex, command, cwd).await?.map_or(Trust::Missing, |hook| hook.trust))
+    let hooks = listed(codex, command, cwd).await?;
+    let first = hooks.iter().map(|h| h.trust).find(|t| !t.runs());
+    Ok(if hooks.is_empty() { Trust::Missing } else { first.unwrap_or(Trust::Trusted) })
 }
 
-/// The hook that runs `command`, as Codex lists it for a session in `cwd`.
-pub async fn listed(codex: &Path, command: &str, cwd: &Path) -> Result<Option<Listed>, String> {
+/// Every hook that runs `command` (one per event setup wrote), as Codex lists them for
+/// a session in `cwd`.
+pub async fn listed(codex: &Path, command: &str, cwd: &Path) -> Result<Vec<Listed>, String> {
     let list = json!({"id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}});
     let listing = ask(codex, cwd, list).await?;
     let hooks = listing["data"]
@@ -84,7 +88,10 @@ pub async fn listed(codex: &Path, command: &str, cwd: &Path) -> Result<Option<Li
         .into_iter()
         .flatten()
         .flat_map(|entry| entry["hooks"].as_array().into_iter().flatten());
-    let Some(hook) = hooks.into_iter().find(|h| h["command"] == command) else { return Ok(None) };
+    Ok(hooks.filter(|h| h["command"] == command).map(one).collect())
+}
+
+fn one(hook: &Value) -> Listed {
     let trust = match hook["trustStatus"].as_str() {
         _ if hook["enabled"] == json!(false) => Trust::Disabled,
         Some("trusted" | "managed") => Trust::Trusted,
@@ -92,20 +99,21 @@ pub async fn listed(codex: &Path, command: &str, cwd: &Path) -> Result<Option<Li
         _ => Trust::Untrusted,
     };
     let text = |key: &str| hook[key].as_str().unwrap_or_default().to_owned();
-    Ok(Some(Listed {
+    Listed {
         key: text("key"),
         event: text("eventName"),
         command: text("command"),
         hash: text("currentHash"),
         source: text("sourcePath"),
         trust,
-    }))
+    }
 }
 
-/// Records the person's trust in `hook` as Codex's own "Trust" does: its current hash
-/// under `hooks.state.<key>.trusted_hash` in the user's Codex config.
-pub async fn record(codex: &Path, hook: &Listed, cwd: &Path) -> Result<(), String> {
-    let state = json!({ &hook.key: {"trusted_hash": hook.hash} });
+/// Records the person's trust in `hooks` as Codex's own "Trust" does: each one's current
+/// hash under `hooks.state.<key>.trusted_hash` in the user's Codex config.
+pub async fn record(codex: &Path, hooks: &[Listed], cwd: &Path) -> Result<(), String> {
+    let state: serde_json::Map<String, Value> =
+        hooks.iter().map(|h| (h.key.clone(), json!({"trusted_hash": h.hash}))).collect();
     let write = json!({"id": 2, "method": "config/batchWrite", "params": {
         "edits": [{"keyPath": "hooks.state", "value": state, "mergeStrategy": "upsert"}],
         "reloadUserConfig": true}});

@@ -101,8 +101,8 @@ pub async fn run(args: SetupArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Trusts the hook setup wrote in Codex, through Codex's own app server, having said
-/// exactly which hook (its event, command, file and hash) first.
+/// Trusts the hooks setup wrote in Codex, through Codex's own app server, having said
+/// exactly which hooks (each one's event, command, file and hash) first.
 async fn trust(setup: &Setup, codex: Option<&Path>) -> ExitCode {
     let t = tr();
     let Some(codex) = codex else {
@@ -110,29 +110,28 @@ async fn trust(setup: &Setup, codex: Option<&Path>) -> ExitCode {
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| setup.home.clone());
     let failed = |error: String| crate::fail(1, &t.tr_args("doctor-trust-unknown", &[("error", (&error).into())]));
-    let hook = match trust::listed(codex, &setup.command(), &cwd).await {
-        Ok(Some(hook)) => hook,
-        Ok(None) => return crate::fail(1, &t.tr(Trust::Missing.message())),
+    let hooks = match trust::listed(codex, &setup.command(), &cwd).await {
+        Ok(hooks) if hooks.is_empty() => return crate::fail(1, &t.tr(Trust::Missing.message())),
+        Ok(hooks) => hooks,
         Err(error) => return failed(error),
     };
-    if hook.trust == Trust::Trusted {
-        println!("{}", t.tr(Trust::Trusted.message()));
-        return ExitCode::SUCCESS;
+    let untrusted: Vec<trust::Listed> = hooks.into_iter().filter(|h| h.trust != Trust::Trusted).collect();
+    for hook in &untrusted {
+        let args = [
+            ("event", (&hook.event).into()),
+            ("command", (&hook.command).into()),
+            ("source", (&hook.source).into()),
+            ("hash", (&hook.hash).into()),
+        ];
+        println!("{}", t.tr_args("setup-trusting", &args));
     }
-    let args = [
-        ("event", (&hook.event).into()),
-        ("command", (&hook.command).into()),
-        ("source", (&hook.source).into()),
-        ("hash", (&hook.hash).into()),
-    ];
-    println!("{}", t.tr_args("setup-trusting", &args));
-    match trust::record(codex, &hook, &cwd).await {
-        Ok(()) => {
-            println!("{}", t.tr(Trust::Trusted.message()));
-            ExitCode::SUCCESS
+    if !untrusted.is_empty() {
+        if let Err(error) = trust::record(codex, &untrusted, &cwd).await {
+            return failed(error);
         }
-        Err(error) => failed(error),
     }
+    println!("{}", t.tr(Trust::Trusted.message()));
+    ExitCode::SUCCESS
 }
 
 fn setup_error(e: &SetupError) -> String {

@@ -8,7 +8,9 @@ import subprocess
 
 from conftest import USERQ
 from models import Responses, function_outputs, text, tool
-from world import AGENTS, Person, a_project_file_decides_only_while_trusted, agent  # noqa: F401 (a fixture)
+from world import (  # noqa: F401 (agent: a fixture)
+    AGENTS, Person, a_project_file_decides_only_while_trusted, agent, allowing_for_the_session,
+    only_the_read_only_rule_is_left)
 
 
 def codex(agent, model):
@@ -130,6 +132,25 @@ def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
     a_project_file_decides_only_while_trusted(agent, sock, run, made)
 
 
+def test_allow_for_this_session_lets_its_next_command_run_and_ends_with_the_session(agent, sock):
+    agent.setup("codex")
+    agent.rules("allow", "--read-only")
+    made = agent.home / "made.txt"
+    model, _ = script(agent, escalated("touch %s" % made))
+    model.script.append(text("done"))
+    person = Person(sock, name="person")
+    thread = allowing_for_the_session(agent, person)
+    argv, env = codex(agent, model)
+    out = agent.run(argv, env)
+    thread.join(5)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    # The next command ran on the session's rule, with nobody asked.
+    assert made.exists()
+    assert person.messages.empty(), person.messages.get()
+    # Codex's SessionEnd, as `codex exec` ends, took the session's rule out.
+    only_the_read_only_rule_is_left(agent)
+
+
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
     agent.setup("codex")
     model, target = script(agent, text("understood"))
@@ -185,13 +206,22 @@ def test_doctor_says_whether_codex_trusts_the_hook_as_codex_itself_does(agent, s
     agent.setup("codex")
     code, codex_report = doctor(agent)
     assert (code, codex_report["hooks"], codex_report["trust"]) == (1, "current", "untrusted"), codex_report
-    # The person trusts it, as Codex's "Trust all and continue" does.
     listed = app_server(agent, {"id": 1, "method": "hooks/list", "params": {"cwds": [str(agent.work)]}})
-    hook = next(h for h in listed[1]["result"]["data"][0]["hooks"] if h["command"].endswith(" hook codex"))
-    trusted = app_server(agent, {"id": 1, "method": "config/batchWrite", "params": {
-        "edits": [{"keyPath": "hooks.state", "value": {hook["key"]: {"trusted_hash": hook["currentHash"]}},
-                   "mergeStrategy": "upsert"}], "reloadUserConfig": True}})
-    assert trusted[1]["result"]["status"] == "ok", trusted
+    ours = {h["eventName"]: h for h in listed[1]["result"]["data"][0]["hooks"] if h["command"].endswith(" hook codex")}
+    assert sorted(ours) == ["permissionRequest", "sessionEnd"], ours
+
+    def trust(hook):
+        """As Codex's own "Trust" does."""
+        trusted = app_server(agent, {"id": 1, "method": "config/batchWrite", "params": {
+            "edits": [{"keyPath": "hooks.state", "value": {hook["key"]: {"trusted_hash": hook["currentHash"]}},
+                       "mergeStrategy": "upsert"}], "reloadUserConfig": True}})
+        assert trusted[1]["result"]["status"] == "ok", trusted
+
+    # One of the two trusted: a session's rules would not end with it, and doctor says so.
+    trust(ours["permissionRequest"])
+    code, codex_report = doctor(agent)
+    assert (code, codex_report["trust"]) == (1, "untrusted"), codex_report
+    trust(ours["sessionEnd"])
     code, codex_report = doctor(agent)
     assert (code, codex_report["trust"]) == (0, "trusted"), codex_report
     assert codex_report["version"].startswith("codex-cli 0.171"), codex_report
@@ -204,7 +234,8 @@ def test_setup_trusts_the_hook_in_codex_only_when_asked_and_says_what_it_trusts(
     assert codex_report["trust"] == "untrusted", codex_report
     out = agent.setup("codex", "--trust")
     hook = f"{USERQ.resolve()} hook codex"
-    assert f"Trusting in Codex: the permissionRequest hook `{hook}` from {agent.home / '.codex' / 'hooks.json'} (hash sha256:" in out, out
+    for event in ("permissionRequest", "sessionEnd"):
+        assert f"Trusting in Codex: the {event} hook `{hook}` from {agent.home / '.codex' / 'hooks.json'} (hash sha256:" in out, out
     assert "Codex trusts the hook and runs it" in out, out
     code, codex_report = doctor(agent)
     assert (code, codex_report["trust"]) == (0, "trusted"), codex_report

@@ -4,10 +4,10 @@ mode, so nothing else is reached): `userq setup droid` writes its PreToolUse hoo
 and `droid exec` at an autonomy level that would stop on the command runs it."""
 
 import json
-import threading
 
 from models import ChatCompletions, text, tool, tool_messages
-from world import AGENTS, Person, agent  # noqa: F401 (a fixture)
+from world import (  # noqa: F401 (agent: a fixture)
+    AGENTS, Person, agent, allowing_for_the_session, only_the_read_only_rule_is_left)
 
 DROID = AGENTS.parent / "@factory" / "cli-linux-x64" / "bin" / "droid"
 
@@ -43,17 +43,7 @@ def test_allow_for_this_session_lets_its_next_command_run_and_ends_with_the_sess
                              "riskLevelReason": "writes a file"})
     model = ChatCompletions([GREET, touch, text("done")])
     person = Person(sock, name="person")
-
-    def allow_for_the_session():
-        offer = person.expect("questions/offer", timeout=90)
-        person.reply(offer, {"claim": True})
-        # As the window's "Allow for this session" does: the session's rule, then Allow.
-        agent.rules("allow", "touch", "--session", offer["params"]["request"]["context"]["session"])
-        person.call("questions/answer", {"ask": offer["params"]["ask"],
-                                         "answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
-
-    thread = threading.Thread(target=allow_for_the_session, daemon=True)
-    thread.start()
+    thread = allowing_for_the_session(agent, person)
     out = droid(agent, model)
     thread.join(5)
     assert out.returncode == 0, out.stdout + out.stderr
@@ -61,8 +51,7 @@ def test_allow_for_this_session_lets_its_next_command_run_and_ends_with_the_sess
     assert (agent.work / "made.txt").exists()
     assert person.messages.empty(), person.messages.get()
     # Droid's SessionEnd, as `droid exec` ends, took the session's rule out.
-    listed = [json.loads(line) for line in agent.rules("list", "--json").splitlines()]
-    assert [r["rule"] for r in listed] == ["allow read-only"], listed
+    only_the_read_only_rule_is_left(agent)
 
 
 def test_a_command_droid_would_stop_on_is_asked_allowed_and_run(agent, sock):

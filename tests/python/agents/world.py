@@ -161,5 +161,25 @@ def only_the_sessions_rule_lets_it_run(agent, sock, session, run, made):
     run()
     assert made.exists()
     assert person.messages.empty(), person.messages.get()
+    only_the_read_only_rule_is_left(agent)
+
+
+def allowing_for_the_session(agent, person):
+    """The person answers the next ask as the window's "Allow for this session" does:
+    a rule allowing `touch` in the asking agent's session, then Allow. Its thread."""
+    def run():
+        offer = person.expect("questions/offer", timeout=90)
+        person.reply(offer, {"claim": True})
+        agent.rules("allow", "touch", "--session", offer["params"]["request"]["context"]["session"])
+        person.call("questions/answer", {"ask": offer["params"]["ask"],
+                                         "answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def only_the_read_only_rule_is_left(agent):
+    """The agent's session has ended, and its hook took the session's rules out."""
     listed = [json.loads(line) for line in agent.rules("list", "--json").splitlines()]
     assert [r["rule"] for r in listed] == ["allow read-only"], listed
