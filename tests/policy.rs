@@ -455,6 +455,56 @@ async fn kiro_cli_gets_the_policys_denies_as_exit_code_2_and_nothing_else() {
     assert_eq!(code, Some(1), "{stderr}");
 }
 
+/// Each agent's end of a session, as its documentation (Cursor) or its CLI (the
+/// others, read from what they sent a hook here) says it, takes that session's rules
+/// out and leaves the rest.
+#[tokio::test]
+async fn every_agents_session_end_ends_that_sessions_rules() {
+    let (_d, socket) = temp_socket();
+    let ends = [
+        (
+            "gemini",
+            json!({"session_id": "s1", "transcript_path": "/t.json", "cwd": "/p",
+                          "hook_event_name": "SessionEnd", "timestamp": "2026-12-06T15:18:29.350Z", "reason": "exit"}),
+        ),
+        (
+            "qwen",
+            json!({"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": "/p", "hook_event_name": "SessionEnd",
+                        "timestamp": "2026-12-06T15:18:29.350Z", "permission_mode": "default",
+                        "reason": "prompt_input_exit"}),
+        ),
+        (
+            "droid",
+            json!({"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": "/p", "permission_mode": "auto-low",
+                         "hook_event_name": "SessionEnd", "message_id": "m1", "reason": "other",
+                         "session_duration_ms": 307.8, "message_count": 6}),
+        ),
+        (
+            "codex",
+            json!({"cwd": "/p", "hook_event_name": "SessionEnd", "reason": "other", "session_id": "s1",
+                         "transcript_path": null}),
+        ),
+        (
+            "copilot",
+            json!({"hook_event_name": "SessionEnd", "session_id": "s1",
+                           "timestamp": "2026-12-06T15:18:29.350Z", "cwd": "/p", "reason": "complete"}),
+        ),
+        (
+            "cursor",
+            json!({"conversation_id": "s1", "generation_id": "g1", "model": "x", "hook_event_name": "sessionEnd",
+                          "cursor_version": "3.21.16", "workspace_roots": ["/p"], "user_email": null,
+                          "transcript_path": null, "session_id": "s1", "reason": "completed", "duration_ms": 5000,
+                          "is_background_agent": false, "final_status": "completed"}),
+        ),
+    ];
+    for (agent, end) in ends {
+        rules(&socket, "[[allow]]\ncommand = \"make lint\"\nsession = \"s1\"\n[[allow]]\nread-only = true\n");
+        assert_eq!(hook(&socket, agent, &end).await, None, "{agent}");
+        let kept = std::fs::read_to_string(config_dir(&socket).join("rules.toml")).unwrap();
+        assert_eq!(kept, "[[allow]]\nread-only = true\n", "{agent}");
+    }
+}
+
 #[tokio::test]
 async fn a_sessions_rules_end_with_its_session_end_even_when_the_agent_leaves_stdin_open() {
     let (_d, socket) = temp_socket();

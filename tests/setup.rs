@@ -176,8 +176,12 @@ async fn codex_keeps_comments_and_restores_them() {
     let hooks = home.json(".codex/hooks.json");
     assert_eq!(
         hooks,
-        json!({"hooks": {"PermissionRequest": [{"hooks": [{"type": "command",
-            "command": format!("{} hook codex", userq_path()), "timeout": 86400}]}]}})
+        json!({"hooks": {
+            "PermissionRequest": [{"hooks": [{"type": "command",
+                "command": format!("{} hook codex", userq_path()), "timeout": 86400}]}],
+            // A session's rules end with it, within the 3 seconds Codex allows.
+            "SessionEnd": [{"hooks": [{"type": "command",
+                "command": format!("{} hook codex", userq_path()), "timeout": 3}]}]}})
     );
     let (config_after, hooks_after) = (home.read(".codex/config.toml"), home.read(".codex/hooks.json"));
     home.setup(&["codex"]).await;
@@ -248,8 +252,10 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(
         home.json(".copilot/hooks/user-questions.json"),
-        json!({"version": 1, "hooks": {"permissionRequest": [
-            {"type": "command", "bash": format!("{} hook copilot", userq_path()), "timeoutSec": 86400}]}})
+        json!({"version": 1, "hooks": {
+            "permissionRequest": [{"type": "command", "bash": format!("{} hook copilot", userq_path()), "timeoutSec": 86400}],
+            // A session's rules end with it.
+            "SessionEnd": [{"type": "command", "bash": format!("{} hook copilot", userq_path()), "timeoutSec": 30}]}})
     );
     assert_unchanged(&home.setup(&["copilot"]).await);
     home.setup(&["copilot", "--remove"]).await;
@@ -259,10 +265,8 @@ async fn copilot_gets_a_hooks_file_of_its_own_and_qwen_a_day_in_milliseconds() {
     home.write(".qwen/settings.json", original);
     home.setup(&["qwen"]).await;
     let settings = home.json(".qwen/settings.json");
-    assert_eq!(
-        settings["hooks"]["PermissionRequest"],
-        json!([{"hooks": [{"type": "command", "command": format!("{} hook qwen", userq_path()), "timeout": 86400000}]}])
-    );
+    let ours = json!([{"hooks": [{"type": "command", "command": format!("{} hook qwen", userq_path()), "timeout": 86400000}]}]);
+    assert_eq!((&settings["hooks"]["PermissionRequest"], &settings["hooks"]["SessionEnd"]), (&ours, &ours));
     home.setup(&["qwen", "--remove"]).await;
     assert_eq!(home.read(".qwen/settings.json"), original);
 }
@@ -362,7 +366,8 @@ async fn cursor_gets_flat_handlers_beside_the_persons_own_and_a_version() {
     assert_eq!(
         home.json(".cursor/hooks.json"),
         json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}],
-               "beforeShellExecution": [ours], "beforeMCPExecution": [ours]}})
+               "beforeShellExecution": [ours], "beforeMCPExecution": [ours],
+               "sessionEnd": [{"command": format!("{} hook cursor", userq_path()), "timeout": 30}]}})
     );
     assert_unchanged(&home.setup(&["cursor"]).await);
     home.setup(&["cursor", "--remove"]).await;
@@ -554,6 +559,11 @@ async fn an_agent_older_than_its_hook_event_gets_neither_it_nor_what_goes_with_i
     assert!(home.path(".gemini/policies/user-questions.toml").exists());
     assert!(home.json(".gemini/settings.json")["hooks"].get("BeforeTool").is_some());
 
+    // Before events by PascalCase names, no SessionEnd.
+    home.installed("copilot", "GitHub Copilot CLI 1.0.16");
+    home.setup(&["copilot"]).await;
+    assert_eq!(home.json(".copilot/hooks/user-questions.json")["hooks"].as_object().unwrap().len(), 1);
+    home.setup(&["copilot", "--remove"]).await;
     home.installed("copilot", "GitHub Copilot CLI 1.0.11");
     let out = home.setup(&["copilot"]).await;
     assert!(out.stdout.contains("permissionRequest left out"), "{}", out.stdout);

@@ -24,7 +24,7 @@ pub const AGENT: Agent = Agent {
     name: "cursor",
     display_name: "Cursor",
     program: "cursor-agent",
-    events: "beforeShellExecution, beforeMCPExecution",
+    events: "beforeShellExecution, beforeMCPExecution; sessionEnd (a conversation's rules end with it)",
     setup_done: "setup-done-cursor",
     project_settings: false,
     tested: Version(3, 21, 16),
@@ -89,10 +89,17 @@ impl Integration for Cursor {
         ))
     }
 
-    /// `~/.cursor/hooks.json`: a handler of ours in each event's list, a day to wait.
+    /// A conversation's end (`sessionEnd`), whose id its calls name as their session.
+    fn session_ended(&self, hook: &HookInput) -> Option<String> {
+        (hook.event == "sessionEnd").then(|| hook.text("session_id").map(str::to_owned)).flatten()
+    }
+
+    /// `~/.cursor/hooks.json`: a handler of ours in each event's list, a day to wait;
+    /// and at a conversation's end, where the policy's rules for it end.
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let handler = json!({"command": setup.command(), "timeout": DAY_SECS});
-        let groups = EVENTS.map(|event| (event, handler.clone()));
+        let mut groups: Vec<(&str, Value)> = EVENTS.iter().map(|event| (*event, handler.clone())).collect();
+        groups.push(("sessionEnd", json!({"command": setup.command(), "timeout": 30})));
         let edit = JsonEdit { groups: &groups, required: &[("version", json!(1))], ..Default::default() };
         Ok(setup.json_file(&setup.home.join(".cursor/hooks.json"), edit)?.into_iter().collect())
     }
