@@ -102,7 +102,7 @@ pub struct Agent {
     /// Whether `userq setup --project` can write a project's settings instead.
     pub project_settings: bool,
     /// The version this release was tested with: in the agent's real CLI, or where
-    /// that is out of reach (Cursor, Antigravity) through the hook input its
+    /// that is out of reach (Cursor, Antigravity, Kiro CLI) through the hook input its
     /// documentation of that version shows.
     pub tested: Version,
     hooks: &'static dyn Integration,
