@@ -428,7 +428,8 @@ def test_the_page_loads_itself_again_in_a_new_page_process_after_many_questions_
     pages = lambda: page_processes(app.pid)
     try:
         wait_for(window_visible, "the window of a launch by a person")
-        wait_for(sock.exists, "the app's socket")
+        # A loaded machine (a build beside the tests) can take its time to serve.
+        wait_for(sock.exists, "the app's socket", timeout=30)
         first = wait_for(pages, "the page process")
         for i in range(3):
             assert answer_by_keyboard(sock, f"renew-{i}") == [{"id": "q", "selected": ["No"]}]
