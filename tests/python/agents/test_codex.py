@@ -83,6 +83,18 @@ def test_a_command_a_rule_denies_does_not_run_and_the_model_reads_the_rules_reas
     assert any("no greetings from codex" in json.dumps(o) for o in outputs), outputs
 
 
+def refused(agent, sock, model, reason):
+    """Runs Codex on `model` while the person says no with `reason`: what was asked,
+    and the function outputs the model got last."""
+    person = Person(sock, name="person")
+    asked, answered = person.answer_next({"id": "permission", "selected": [], "custom": reason})
+    argv, env = codex(agent, model)
+    out = agent.run(argv, env)
+    answered.join(5)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return asked, function_outputs(model.main_requests()[-1])
+
+
 def escalated(command):
     """The scripted model's call for `command`, asking to run outside the sandbox."""
     return dict(ESCALATE, args=dict(ESCALATE["args"], cmd=command))
@@ -95,16 +107,9 @@ def test_a_part_no_rule_allows_reaches_the_person(agent, sock):
     agent.rules("allow", "--edit", str(agent.home / "greeting.txt"))
     (agent.work / "target").mkdir()
     command = "echo hi > %s && rm -rf target" % (agent.home / "greeting.txt")
-    model = Responses([escalated(command), text("understood")])
-    person = Person(sock, name="person")
-    asked, answered = person.answer_next({"id": "permission", "selected": [], "custom": "keep target"})
-    argv, env = codex(agent, model)
-    out = agent.run(argv, env)
-    answered.join(5)
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    asked, outputs = refused(agent, sock, Responses([escalated(command), text("understood")]), "keep target")
     assert command in asked["questions"][0]["detail"]
     assert (agent.work / "target").is_dir()
-    outputs = function_outputs(model.main_requests()[-1])
     assert any("keep target" in json.dumps(o) for o in outputs), outputs
 
 
@@ -154,14 +159,8 @@ def test_allow_for_this_session_lets_its_next_command_run_and_ends_with_the_sess
 def test_a_command_denied_does_not_run_and_the_model_reads_the_reason(agent, sock):
     agent.setup("codex")
     model, target = script(agent, text("understood"))
-    person = Person(sock, name="person")
-    _, answered = person.answer_next({"id": "permission", "selected": [], "custom": "keep it in the project"})
-    argv, env = codex(agent, model)
-    out = agent.run(argv, env)
-    answered.join(5)
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    _, outputs = refused(agent, sock, model, "keep it in the project")
     assert not target.exists()
-    outputs = function_outputs(model.main_requests()[-1])
     assert any("keep it in the project" in json.dumps(o) for o in outputs), outputs
 
 
