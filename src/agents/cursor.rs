@@ -89,9 +89,9 @@ impl Integration for Cursor {
         ))
     }
 
-    /// A conversation's end (`sessionEnd`), whose id its calls name as their session.
-    fn session_ended(&self, hook: &HookInput) -> Option<String> {
-        (hook.event == "sessionEnd").then(|| hook.text("session_id").map(str::to_owned)).flatten()
+    /// A conversation's end, whose id its calls name as their session.
+    fn session_end(&self) -> &'static str {
+        "sessionEnd"
     }
 
     /// `~/.cursor/hooks.json`: a handler of ours in each event's list, a day to wait;
@@ -99,7 +99,7 @@ impl Integration for Cursor {
     fn settings(&self, setup: &Setup) -> Result<Vec<FileChange>, SetupError> {
         let handler = json!({"command": setup.command(), "timeout": DAY_SECS});
         let mut groups: Vec<(&str, Value)> = EVENTS.iter().map(|event| (*event, handler.clone())).collect();
-        groups.push(("sessionEnd", json!({"command": setup.command(), "timeout": 30})));
+        groups.push((self.session_end(), json!({"command": setup.command(), "timeout": 30})));
         let edit = JsonEdit { groups: &groups, required: &[("version", json!(1))], ..Default::default() };
         Ok(setup.json_file(&setup.home.join(".cursor/hooks.json"), edit)?.into_iter().collect())
     }

@@ -58,10 +58,10 @@ pub trait Integration: Sync {
     fn delivery(&self, output: Value) -> Delivery {
         Delivery::Stdout(output)
     }
-    /// The session a hook input says has ended: Claude Code's `SessionEnd` (which
-    /// Gemini CLI, Qwen Code and Factory Droid share) with its `session_id`.
-    fn session_ended(&self, hook: &HookInput) -> Option<String> {
-        (hook.event == "SessionEnd").then(|| hook.text("session_id").map(str::to_owned)).flatten()
+    /// The event that says a session ended: Claude Code's `SessionEnd`, which every
+    /// agent but Cursor (`sessionEnd`) names so.
+    fn session_end(&self) -> &'static str {
+        "SessionEnd"
     }
     /// Where the agent keeps its transcript, whose last message shows beside the ask.
     fn transcript(&self, hook: &HookInput) -> Option<std::path::PathBuf> {
@@ -155,9 +155,11 @@ impl Agent {
         self.hooks
     }
 
-    /// The agent session this hook input says has ended, whose rules end with it.
+    /// The agent session this hook input says has ended (by its `session_id`), whose
+    /// rules end with it.
     pub fn session_ended(self, input: &str) -> Option<String> {
-        self.hooks.session_ended(&self.hooks.read(input).ok()?)
+        let hook = self.hooks.read(input).ok()?;
+        (hook.event == self.hooks.session_end()).then(|| hook.text("session_id").map(str::to_owned)).flatten()
     }
 
     /// The ask one hook input makes. `Ok(None)`: an event this hook takes no part in.

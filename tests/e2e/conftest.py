@@ -384,3 +384,25 @@ class Tray:
 
 def app_pid():
     return int(subprocess.run(["pgrep", "-n", "-f", str(APP)], capture_output=True, text=True).stdout)
+
+
+class Hook:
+    """`userq hook AGENT` as the agent runs it: `hook_input` on stdin, then stdin
+    closed; `env`, the environment it runs in."""
+
+    def __init__(self, agent, hook_input, env):
+        self.p = subprocess.Popen([str(USERQ), "hook", agent], env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.p.stdin.write(json.dumps(hook_input))
+        self.p.stdin.close()
+
+    def decision(self, timeout=20):
+        """What the hook printed, read as JSON; `None` when it printed nothing."""
+        self.p.wait(timeout)
+        out, err = self.p.stdout.read(), self.p.stderr.read()
+        assert self.p.returncode == 0, err
+        return json.loads(out) if out.strip() else None
+
+    def behavior(self):
+        """What the hook told Claude Code of its PermissionRequest."""
+        return self.decision()["hookSpecificOutput"]["decision"]["behavior"]

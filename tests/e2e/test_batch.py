@@ -4,7 +4,6 @@ what will be sent, and allows them. Each of those two agents reads its allow, th
 third is still waiting, and nothing was remembered. A plan cannot be marked, and a
 marked request that is gone before sending sends nothing."""
 
-import json
 import os
 import subprocess
 
@@ -13,24 +12,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import USERQ, forms, shot, wait_for
+from conftest import USERQ, Hook, forms, shot, wait_for
 
 
-class Hook:
-    """`userq hook <agent>` fed the agent's documented input, then stdin closed."""
-
-    def __init__(self, sock, tmp_path, agent, hook_input):
-        env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_CONFIG_DIR=str(tmp_path / "config"))
-        self.p = subprocess.Popen([USERQ, "hook", agent], env=env, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.p.stdin.write(json.dumps(hook_input))
-        self.p.stdin.close()
-
-    def decision(self, timeout=20):
-        self.p.wait(timeout)
-        out, err = self.p.stdout.read(), self.p.stderr.read()
-        assert self.p.returncode == 0, err
-        return json.loads(out)
+def hook(sock, tmp_path, agent, hook_input):
+    """`userq hook <agent>` fed the agent's documented input, with the test's own rules."""
+    return Hook(agent, hook_input, dict(os.environ, USERQ_SOCKET=str(sock), USERQ_CONFIG_DIR=str(tmp_path / "config")))
 
 
 def texts(driver, selector):
@@ -40,19 +27,19 @@ def texts(driver, selector):
 def three_agents(driver, sock, tmp_path, between=None):
     """Claude Code's, Codex's and Gemini CLI's hooks, asking in that order, each once
     the one before is in the window; `between` runs after Claude Code's."""
-    claude = Hook(sock, tmp_path, "claude-code", {
+    claude = hook(sock, tmp_path, "claude-code", {
         "session_id": "c1a0de00", "transcript_path": None, "cwd": "/home/me/shop", "permission_mode": "default",
         "hook_event_name": "PermissionRequest", "tool_name": "Bash",
         "tool_input": {"command": "npm test", "description": "Run the tests"}})
     line_of(driver, "npm test")
     if between:
         between()
-    codex = Hook(sock, tmp_path, "codex", {
+    codex = hook(sock, tmp_path, "codex", {
         "session_id": "019a-codex", "turn_id": "t1", "transcript_path": None, "cwd": "/home/me/api",
         "hook_event_name": "PermissionRequest", "model": "gpt-5-codex", "permission_mode": "default",
         "tool_name": "Bash", "tool_input": {"command": "cargo build"}})
     line_of(driver, "cargo build")
-    gemini = Hook(sock, tmp_path, "gemini", {
+    gemini = hook(sock, tmp_path, "gemini", {
         "session_id": "g1", "transcript_path": None, "cwd": "/home/me/site", "hook_event_name": "BeforeTool",
         "timestamp": "2026-12-01T10:00:00Z", "tool_name": "run_shell_command",
         "tool_input": {"command": "npm run deploy", "description": "Deploy the site"}})

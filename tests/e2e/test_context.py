@@ -11,7 +11,7 @@ import subprocess
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import USERQ, forms, notification_log, picked, shot, wait_for
+from conftest import Hook, forms, notification_log, picked, shot, wait_for
 
 LAST = ("The schema changed, so I will migrate the orders table. <b>bold</b> [docs](https://evil.example) "
         "<a href='https://evil.example'>click</a> done\u202egnp.exe")
@@ -25,21 +25,10 @@ def repository(folder, branch):
 def permission(sock, tmp_path, cwd, session, command, description, transcript=None):
     """Claude Code's PermissionRequest for Bash, as its hook documentation shows it."""
     env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_CONFIG_DIR=str(tmp_path / "config"))
-    p = subprocess.Popen([USERQ, "hook", "claude-code"], env=env, stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    p.stdin.write(json.dumps({
+    return Hook("claude-code", {
         "session_id": session, "transcript_path": str(transcript) if transcript else None, "cwd": str(cwd),
         "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
-        "tool_input": {"command": command, "description": description}}))
-    p.stdin.close()
-    return p
-
-
-def behavior(p):
-    p.wait(20)
-    out, err = p.stdout.read(), p.stderr.read()
-    assert p.returncode == 0, err
-    return json.loads(out)["hookSpecificOutput"]["decision"]["behavior"]
+        "tool_input": {"command": command, "description": description}}, env)
 
 
 def form_with(driver, command):
@@ -90,7 +79,7 @@ def test_a_permission_shows_where_the_agent_works_and_what_it_says_inert(app, so
     repository(api, "main")
     second = permission(sock, tmp_path, api, "0b5e11e4-0000", "make deploy", "Deploy the API")
     groups = lambda: [e.get_attribute("textContent") for e in app.find_elements(By.CSS_SELECTOR, "section.agent h2 .id")]
-    wait_for(lambda: groups() == ["shop", "api"], f"both projects in the list")
+    wait_for(lambda: groups() == ["shop", "api"], "both projects in the list")
     other = form_with(app, "make deploy")
     assert other.find_element(By.CSS_SELECTOR, ".origin .project").text == "api"
     assert not other.find_elements(By.CSS_SELECTOR, ".origin .folder"), "at the project's root"
@@ -108,6 +97,6 @@ def test_a_permission_shows_where_the_agent_works_and_what_it_says_inert(app, so
     wait_for(lambda: form_with(app, "npm run migrate").find_element(By.CSS_SELECTOR, "section.says h4").text
              == "The agent says", "the form in English again")
     form_with(app, "npm run migrate").find_element(By.CSS_SELECTOR, "button.deny").click()
-    assert behavior(first) == "deny"
+    assert first.behavior() == "deny"
     form_with(app, "make deploy").find_element(By.CSS_SELECTOR, "button.deny").click()
-    assert behavior(second) == "deny"
+    assert second.behavior() == "deny"

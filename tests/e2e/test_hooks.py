@@ -9,25 +9,13 @@ from selenium.webdriver.common.by import By
 
 import signal
 
-from conftest import (OUT, USERQ, Tray, app_pid, displayed_notifications, forms, notification_log, picked, shot,
+from conftest import (OUT, Hook, Tray, app_pid, displayed_notifications, forms, notification_log, picked, shot,
                       wait_for)
 
 
-class Hook:
-    """`userq hook <agent>` as the agent runs it: input on stdin, then stdin closed."""
-
-    def __init__(self, sock, agent, hook_input):
-        env = dict(os.environ, USERQ_SOCKET=str(sock))
-        self.p = subprocess.Popen([USERQ, "hook", agent], env=env, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.p.stdin.write(json.dumps(hook_input))
-        self.p.stdin.close()
-
-    def decision(self, timeout=10):
-        self.p.wait(timeout)
-        out, err = self.p.stdout.read(), self.p.stderr.read()
-        assert self.p.returncode == 0, err
-        return json.loads(out) if out.strip() else None
+def hook_of(sock, agent, hook_input):
+    """`userq hook <agent>` as the agent runs it, asking the app on `sock`."""
+    return Hook(agent, hook_input, dict(os.environ, USERQ_SOCKET=str(sock)))
 
 
 def form_asking(driver, text):
@@ -42,7 +30,7 @@ def test_an_edit_shows_its_diff_and_is_always_allowed_from_the_window(app, sock,
     source.write_text("def total(items):\n    return sum(i.price for i in items)\n\n\ndef empty():\n    return []\n")
     suggestion = {"type": "addRules", "rules": [{"toolName": "Edit", "ruleContent": "src/**"}],
                   "behavior": "allow", "destination": "localSettings"}
-    hook = Hook(sock, "claude-code", {
+    hook = hook_of(sock, "claude-code", {
         "session_id": "7f3e2a91-claude", "cwd": str(project), "permission_mode": "default",
         "hook_event_name": "PermissionRequest", "tool_name": "Edit",
         "tool_input": {"file_path": str(source), "old_string": "    return sum(i.price for i in items)",
@@ -66,7 +54,7 @@ def test_an_edit_shows_its_diff_and_is_always_allowed_from_the_window(app, sock,
 
 def test_a_command_is_denied_from_its_notification(app, sock):
     subprocess.run(["dunstctl", "close-all"], check=True)
-    hook = Hook(sock, "claude-code", {
+    hook = hook_of(sock, "claude-code", {
         "session_id": "s-notify", "cwd": "/home/me/api", "hook_event_name": "PermissionRequest",
         "tool_name": "Bash", "tool_input": {"command": "git push --force", "description": "Force-push main"}})
     form_asking(app, "Run this command?")
@@ -92,7 +80,7 @@ def test_ask_user_question_with_two_questions_is_answered_in_the_form(app, sock)
         {"question": "Which environments?", "header": "Deploy", "multiSelect": True,
          "options": [{"label": "staging"}, {"label": "production"}]},
     ]
-    hook = Hook(sock, "claude-code", {
+    hook = hook_of(sock, "claude-code", {
         "session_id": "s-ask", "cwd": "/home/me/api", "hook_event_name": "PreToolUse",
         "tool_name": "AskUserQuestion", "tool_use_id": "toolu_9", "tool_input": {"questions": questions}})
     form = form_asking(app, "Which database?")
@@ -111,7 +99,7 @@ def test_a_hook_its_agent_ends_leaves_the_window_the_screen_and_the_tray(app, so
     """The person answered in the agent's own prompt instead: the agent ends the hook."""
     subprocess.run(["dunstctl", "close-all"], check=True)
     tray = Tray(app_pid())
-    hook = Hook(sock, "gemini", {
+    hook = hook_of(sock, "gemini", {
         "session_id": "g-away", "cwd": "/home/me/site", "hook_event_name": "BeforeTool",
         "tool_name": "run_shell_command", "tool_input": {"command": "make deploy"}})
     form_asking(app, "Run this command?")
@@ -126,7 +114,7 @@ def test_a_hook_its_agent_ends_leaves_the_window_the_screen_and_the_tray(app, so
 
 
 def test_an_mcp_servers_form_shows_its_fields_with_defaults_and_asks_again_what_does_not_fit(app, sock):
-    hook = Hook(sock, "claude-code", {
+    hook = hook_of(sock, "claude-code", {
         "session_id": "s-form", "cwd": "/home/me/api", "hook_event_name": "Elicitation",
         "mcp_server_name": "deploy", "message": "Where should this go?", "mode": "form",
         "requested_schema": {"type": "object", "properties": {

@@ -124,9 +124,9 @@ Line 4, "导入并校验":
 
 @pytest.mark.env(LANG="zh_CN.UTF-8")
 def test_an_mcp_servers_form_in_chinese_sends_the_protocols_values(app, sock, monkeypatch):
-    from test_hooks import Hook, form_asking
+    from test_hooks import form_asking, hook_of
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")  # the agent's hook, in the person's language too
-    hook = Hook(sock, "claude-code", {
+    hook = hook_of(sock, "claude-code", {
         "session_id": "s-zh", "cwd": "/home/me/api", "hook_event_name": "Elicitation", "mcp_server_name": "deploy",
         "message": "部署到哪里？", "mode": "form", "requested_schema": {"type": "object", "properties": {
             "canary": {"type": "boolean", "title": "先灰度", "default": False},

@@ -12,7 +12,7 @@ import subprocess
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import USERQ, forms, picked, shot, wait_for
+from conftest import USERQ, Hook, forms, picked, shot, wait_for
 
 RULES = """# mine
 [[allow]]
@@ -48,23 +48,11 @@ def start_hook(tmp_path, command, session="s1", cwd=None):
     hook_input = {"session_id": session, "transcript_path": None, "cwd": str(cwd or tmp_path),
                   "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
                   "tool_input": {"command": command, "description": "Run it"}}
-    p = subprocess.Popen([str(USERQ), "hook", "claude-code"], env=env, stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    p.stdin.write(json.dumps(hook_input))
-    p.stdin.close()
-    return p
-
-
-def behavior(p):
-    """What the hook told Claude Code."""
-    p.wait(20)
-    out, err = p.stdout.read(), p.stderr.read()
-    assert p.returncode == 0, err
-    return json.loads(out)["hookSpecificOutput"]["decision"]["behavior"]
+    return Hook("claude-code", hook_input, env)
 
 
 def hook(tmp_path, command):
-    return behavior(start_hook(tmp_path, command))
+    return start_hook(tmp_path, command).behavior()
 
 
 def test_the_rules_view_lists_the_policys_rules_with_their_uses_and_removes_one(app, tmp_path):
@@ -126,7 +114,7 @@ def test_an_allow_is_remembered_as_the_way_picked_and_decides_the_next_command(a
     # An earlier question, allowed once: the count of the ways that would have answered it.
     earlier = start_hook(tmp_path, "cargo test --doc", session="earlier")
     permission_form(app).find_element(By.CSS_SELECTOR, "button.approve").click()
-    assert behavior(earlier) == "allow"
+    assert earlier.behavior() == "allow"
     wait_for(lambda: not forms(app), "the answered permission to leave")
 
     asking = start_hook(tmp_path, "cargo test --release")
@@ -168,7 +156,7 @@ def test_an_allow_is_remembered_as_the_way_picked_and_decides_the_next_command(a
         return approve if approve.text == "Allow and remember" else None
 
     wait_for(english_way_picked, "the ways in English").click()
-    assert behavior(asking) == "allow"
+    assert asking.behavior() == "allow"
     wait_for(lambda: rules.exists(), "the rule kept")
     assert rules.read_text() == f'[[allow]]\ncommand = "cargo test"\nproject = "{tmp_path}"\n'
     # The next such command is the policy's: it never reaches the window.
@@ -181,7 +169,7 @@ def test_a_deny_remembers_nothing_whatever_way_is_picked(app, tmp_path):
     form = permission_form(app)
     Select(form.find_element(By.CSS_SELECTOR, "select.remember-way")).select_by_index(5)
     form.find_element(By.CSS_SELECTOR, "button.deny").click()
-    assert behavior(asking) == "deny"
+    assert asking.behavior() == "deny"
     assert not (tmp_path / "config" / "user-questions" / "rules.toml").exists()
 
 
@@ -241,9 +229,9 @@ def test_a_projects_file_waits_for_trust_and_is_trusted_from_the_view(app, tmp_p
     tab(app, "questions")
     form = permission_form(app)
     form.find_element(By.CSS_SELECTOR, "button.deny").click()
-    assert behavior(asking) == "deny"
+    assert asking.behavior() == "deny"
     # Trusted: the same command from the project is the policy's to allow.
-    assert behavior(start_hook(tmp_path, "make test", cwd=project)) == "allow"
+    assert start_hook(tmp_path, "make test", cwd=project).behavior() == "allow"
     # Changed since: it waits again, and the view says so.
     file.write_text('[[allow]]\ncommand = "make"\n')
     tab(app, "history")
@@ -275,7 +263,7 @@ def test_a_permission_shows_what_each_part_would_do_and_why_it_reached_you(app, 
     wait_for(lambda: "deletes files" in permission_form(app).find_element(By.CSS_SELECTOR, "section.parts").text,
              "the parts in English again")
     permission_form(app).find_element(By.CSS_SELECTOR, "button.deny").click()
-    assert behavior(asking) == "deny"
+    assert asking.behavior() == "deny"
 
 
 def test_allow_for_this_session_keeps_a_rule_that_ends_with_the_session(app, tmp_path):
@@ -292,14 +280,14 @@ def test_allow_for_this_session_keeps_a_rule_that_ends_with_the_session(app, tmp
     wait_for(lambda: permission_form(app).find_element(By.CSS_SELECTOR, "button.allow-session").text
              == "Allow for this session", "the button in English")
     permission_form(app).find_element(By.CSS_SELECTOR, "button.allow-session").click()
-    assert behavior(asking) == "allow"
+    assert asking.behavior() == "allow"
     wait_for(lambda: rules.exists(), "the session's rule kept")
     assert rules.read_text() == '[[allow]]\ncommand = "cargo test"\nsession = "s9"\n'
     # The same session's next such command is the policy's; another session's is asked.
-    assert behavior(start_hook(tmp_path, "cargo test --lib", session="s9")) == "allow"
+    assert start_hook(tmp_path, "cargo test --lib", session="s9").behavior() == "allow"
     other = start_hook(tmp_path, "cargo test --lib", session="s10")
     permission_form(app).find_element(By.CSS_SELECTOR, "button.deny").click()
-    assert behavior(other) == "deny"
+    assert other.behavior() == "deny"
     # The session ends: its rule goes with it.
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), USERQ_SOCKET=str(tmp_path / "userq.sock"))
     env.pop("USERQ_CONFIG_DIR", None)

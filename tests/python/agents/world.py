@@ -109,9 +109,10 @@ class Person(Answerer):
     """The person at the window: answers the next question from a thread, so the
     agent can run in the test's own."""
 
-    def answer_next(self, *items, expected=True):
-        """Answers the next offer with `items`; with `expected` False, one that never
-        comes is no fault (a person who would refuse what should not be asked)."""
+    def answer_next(self, *items, expected=True, first=None):
+        """Answers the next offer with `items`, having done `first(offer)` if given; with
+        `expected` False, one that never comes is no fault (a person who would refuse
+        what should not be asked)."""
         asked = {}
 
         def run():
@@ -122,6 +123,8 @@ class Person(Answerer):
                     raise
                 return
             self.reply(offer, {"claim": True})
+            if first:
+                first(offer)
             self.call("questions/answer", {"ask": offer["params"]["ask"], "answer": {"answers": list(items)}})
             asked.update(offer["params"]["request"])
 
@@ -165,26 +168,21 @@ def only_the_sessions_rule_lets_it_run(agent, sock, session, run, made):
     agent.rules("allow", "touch", "--session", session)
     agent.rules("allow", "--read-only")
     person = Person(sock, name="person")
-    person.answer_next({"id": "permission", "selected": [], "custom": "the session's rule should have decided"},
-                       expected=False)
+    asked, _ = person.answer_next({"id": "permission", "selected": [], "custom": "the session's rule should have decided"},
+                                  expected=False)
     run()
     assert made.exists()
-    assert person.messages.empty(), person.messages.get()
+    assert not asked, asked
     only_the_read_only_rule_is_left(agent)
 
 
 def allowing_for_the_session(agent, person):
     """The person answers the next ask as the window's "Allow for this session" does:
     a rule allowing `touch` in the asking agent's session, then Allow. Its thread."""
-    def run():
-        offer = person.expect("questions/offer", timeout=90)
-        person.reply(offer, {"claim": True})
+    def keep_the_sessions_rule(offer):
         agent.rules("allow", "touch", "--session", offer["params"]["request"]["context"]["session"])
-        person.call("questions/answer", {"ask": offer["params"]["ask"],
-                                         "answer": {"answers": [{"id": "permission", "selected": ["Allow"]}]}})
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    _, thread = person.answer_next({"id": "permission", "selected": ["Allow"]}, first=keep_the_sessions_rule)
     return thread
 
 
