@@ -33,6 +33,22 @@ impl File {
     }
 }
 
+impl File {
+    /// Whether the file, as written or as found, falls under an entry of `list`
+    /// ([`super::sensitive`]).
+    pub fn is(&self, list: &[&str]) -> bool {
+        [&self.written, &self.found].iter().any(|p| super::sensitive::under(p, list).is_some())
+    }
+
+    /// Whether this file, taken as a folder, holds what `glob` of `rule` covers.
+    pub fn holds(&self, glob: &str, rule: &Rule, cwd: Option<&Path>) -> bool {
+        let base = rule.scope.project.as_deref().or(cwd);
+        let as_written = by_names(&joined(glob, base));
+        let fixed: PathBuf = as_written.components().take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '['])).collect();
+        [&self.written, &self.found].iter().any(|f| fixed.starts_with(f) && fixed != **f)
+    }
+}
+
 fn matches(pattern: &Path, file: &Path) -> bool {
     let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
     let pattern = pattern.display().to_string();

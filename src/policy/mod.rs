@@ -17,6 +17,7 @@ pub mod known;
 pub mod reading;
 pub mod remember;
 pub mod rules;
+pub mod sensitive;
 pub mod session;
 pub mod trust;
 pub mod words;
@@ -291,6 +292,7 @@ fn judged(part: &Part, decision: Verdict, by: By) -> Judged {
     let kind = match part {
         Part::Run(_) => "run",
         Part::Write { .. } => "write",
+        Part::Read { .. } => "read",
         Part::Unreadable { .. } => "unreadable",
     };
     Judged { text: part.text().to_owned(), kind, decision, by }
@@ -301,6 +303,18 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
         Part::Unreadable { why, .. } => judged(part, Verdict::Ask, unreadable(why)),
         Part::Write { path: Word::Literal(p), .. } => {
             Judged { text: part.text().to_owned(), ..judge_path(p, rules, cwd, true) }
+        }
+        Part::Read { path, .. } => {
+            let by_rules = judge_path(path, rules, cwd, false);
+            if by_rules.by != By::NoRule {
+                return Judged { text: part.text().to_owned(), ..by_rules };
+            }
+            let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
+            let file = files::File::at(path, cwd);
+            match read_only {
+                Some(rule) if !file.is(sensitive::SECRETS) => judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule))),
+                _ => judged(part, Verdict::Ask, By::NoRule),
+            }
         }
         Part::Write { path: Word::Dynamic(_), .. } => {
             judged(part, Verdict::Ask, unreadable(&Unreadable::Unknown("a file named only when it runs".into())))
@@ -324,6 +338,18 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             if let Some(rule) = read_only {
                 if known::judge(run) == known::Judgement::ReadOnly {
+                    // The files it names are judged by the read rules: a deny refuses,
+                    // an ask asks, and a folder holding what a rule keeps back is the
+                    // person's.
+                    for word in run.argv[1..].iter().filter_map(Word::literal) {
+                        let by_rules = judge_path(word, rules, cwd, false);
+                        if by_rules.decision != Verdict::Allow && by_rules.by != By::NoRule {
+                            return Judged { text: part.text().to_owned(), kind: "run", ..by_rules };
+                        }
+                        if holds_kept_back(word, rules, cwd) {
+                            return judged(part, Verdict::Ask, By::NoRule);
+                        }
+                    }
                     return judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule)));
                 }
             }
@@ -336,9 +362,24 @@ fn unreadable(why: &Unreadable) -> By {
     By::Unreadable { why: why.code().to_owned(), subject: why.subject().map(str::to_owned) }
 }
 
-/// A file read or edited, by the path rules.
+/// Whether the folder `word` names holds a path a read rule denies or asks for
+/// (`grep -r x ~` under `deny --read "~/.ssh"`).
+fn holds_kept_back(word: &str, rules: &[&Rule], cwd: Option<&Path>) -> bool {
+    let folder = files::File::at(word, cwd);
+    rules.iter().any(|r| match &r.what {
+        What::Read(glob) if r.verdict != Verdict::Allow => folder.holds(glob, r, cwd),
+        _ => false,
+    })
+}
+
+/// A file read or edited, by the path rules. No allow reaches a protected path
+/// ([`sensitive::PROTECTED`]) for an edit.
 fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Judged {
     let file = files::File::at(path, cwd);
+    if edit && file.is(sensitive::PROTECTED) {
+        let fitting = rules.iter().filter(|r| r.verdict != Verdict::Allow && matches!(&r.what, What::Edit(g) if file.fits(g, r, cwd)));
+        return judged_by(path.to_owned(), "write", fitting);
+    }
     let fitting = rules.iter().filter(|r| match &r.what {
         What::Edit(glob) if edit => file.fits(glob, r, cwd),
         What::Read(glob) if !edit => file.fits(glob, r, cwd),

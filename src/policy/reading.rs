@@ -151,6 +151,7 @@ fn does(part: &Part, project: Option<&Path>, cwd: Option<&Path>) -> (Does, Optio
             Some(p) => written(p, project, cwd),
             None => (Does::Writes, None),
         },
+        Part::Read { path, .. } => (Does::Reads, Some(path.clone())),
         Part::Unreadable { why, .. } => (Does::Unreadable, why.subject().map(str::to_owned)),
     }
 }

@@ -117,6 +117,7 @@ fn needed(action: &Action, decided: &Decision) -> Option<Vec<Needed>> {
                 needed.push(match part {
                     Part::Run(run) => Needed::Run(words(&run)),
                     Part::Write { path, .. } => Needed::Write(path.literal()?.to_owned()),
+                    Part::Read { path, .. } => Needed::Read(path),
                     Part::Unreadable { .. } => return None,
                 });
             }

@@ -253,6 +253,16 @@ impl Rule {
     /// How the rule's command words fit `run`. An allow never fits a program named
     /// by a path outside the system's folders (`./cargo` is not `cargo`).
     pub fn fits_command(&self, run: &Run) -> Fit {
+        let fit = self.fits_words(run);
+        // A deny or an ask looks through git's global options: `git -C . push` and
+        // `git -c x=y push` are `git push`. An allow never does.
+        match (fit, self.verdict, git_without_globals(run)) {
+            (Fit::No, Verdict::Ask | Verdict::Deny, Some(bare)) => self.fits_words(&bare),
+            _ => fit,
+        }
+    }
+
+    fn fits_words(&self, run: &Run) -> Fit {
         let What::Command { words, exact } = &self.what else { return Fit::No };
         if run.argv.len() < words.len() || (*exact && (run.argv.len() != words.len() || run.open)) {
             return Fit::No;
@@ -366,4 +376,28 @@ pub fn expand_home(p: &str) -> String {
         Some(rest) if rest.starts_with('/') => format!("{home}{rest}"),
         _ => p.to_owned(),
     }
+}
+
+/// `git` with its global options taken out (`git -C . --no-pager push` is `git push`);
+/// `None` for another program, or when there are none. A word known only when it
+/// runs among them stays, so the fit is a maybe.
+fn git_without_globals(run: &Run) -> Option<Run> {
+    if run.name() != Some("git") {
+        return None;
+    }
+    // Git's global options that take the next word as their value.
+    const VALUED: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--attr-source", "--shallow-file", "--list-cmds"];
+    let mut i = 1;
+    while let Some(w) = run.argv.get(i) {
+        match w.literal() {
+            Some(s) if VALUED.contains(&s) => i += 2,
+            Some(s) if s.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    (i > 1).then(|| {
+        let mut argv = vec![run.argv[0].clone()];
+        argv.extend(run.argv.iter().skip(i).cloned());
+        Run { argv, open: run.open, text: run.text.clone() }
+    })
 }

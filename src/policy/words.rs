@@ -106,6 +106,9 @@ pub fn unreadable(code: &str, subject: Option<&str>, text: &Text) -> String {
         "network" => "policy-unreadable-network",
         "dynamic-script" => "policy-unreadable-dynamic-script",
         "too-deep" => "policy-unreadable-too-deep",
+        "too-long" => "policy-unreadable-too-long",
+        "evaluates" => "policy-unreadable-evaluates",
+        "dynamic-input" => "policy-unreadable-dynamic-input",
         _ => "policy-unreadable-unknown",
     };
     text.tr_args(key, &[("subject", subject.unwrap_or_default().into())])

@@ -2,6 +2,7 @@
 //! they run, `sh -c 'LITERAL'` read again, `tee`'s files as writes, and the builtins
 //! that run text nobody can see (`eval`, `source`, …) unreadable.
 
+use super::grammar::{Arg, Grammar};
 use super::reader::{changes_what_runs, writes_nothing, Fed, Reader};
 use super::word::Word;
 use super::{Part, Run, Unreadable};
@@ -64,6 +65,73 @@ fn unreadable(reader: &mut Reader, text: &str, why: Unreadable) {
     reader.parts.push(Part::Unreadable { text: text.to_owned(), why });
 }
 
+const fn wrapper(flags: &'static str, valued: &'static str, long: &'static [&'static str]) -> Grammar {
+    Grammar { flags, valued, optional: "", long, operands: None, permute: false }
+}
+
+/// The wrappers' options as getopt reads them (GNU coreutils, util-linux, findutils,
+/// bash). An option not here makes the wrapper unreadable: it may take a value that
+/// hides the command, or run one of its own. Left out on purpose: `env -S` (splits a
+/// string into a command), `xargs --process-slot-var` (sets a variable), `time -o`
+/// (writes a file; bash's own `time` takes only `-p`).
+const WRAPPERS: &[(&str, Grammar)] = &[
+    (
+        "env",
+        wrapper(
+            "i0v",
+            "uC",
+            &["ignore-environment", "null", "unset=", "chdir=", "debug", "help", "version"],
+        ),
+    ),
+    ("timeout", wrapper("v", "sk", &["foreground", "kill-after=", "signal=", "preserve-status", "verbose"])),
+    ("nice", wrapper("", "n", &["adjustment="])),
+    ("nohup", wrapper("", "", &[])),
+    ("stdbuf", wrapper("", "ioe", &["input=", "output=", "error="])),
+    ("ionice", wrapper("t", "cn", &["class=", "classdata=", "ignore"])),
+    ("setsid", wrapper("cfw", "", &["ctty", "fork", "wait"])),
+    ("chrt", wrapper("abdefiorRvm", "TPD", &["all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose", "max", "sched-runtime=", "sched-period=", "sched-deadline="])),
+    ("taskset", wrapper("ac", "", &["all-tasks", "cpu-list"])),
+    ("time", wrapper("p", "", &[])),
+    ("command", wrapper("pvV", "", &[])),
+    ("exec", wrapper("cl", "a", &[])),
+    ("builtin", wrapper("", "", &[])),
+    (
+        "xargs",
+        Grammar {
+            flags: "0prtx",
+            valued: "aEdILnPs",
+            optional: "eil",
+            long: &[
+                "null",
+                "arg-file=",
+                "delimiter=",
+                "eof=?",
+                "replace=?",
+                "max-lines=?",
+                "max-args=",
+                "max-procs=",
+                "max-chars=",
+                "no-run-if-empty",
+                "interactive",
+                "verbose",
+                "exit",
+                "open-tty",
+                "show-limits",
+            ],
+            operands: None,
+            permute: false,
+        },
+    ),
+];
+
+/// How many words a wrapper takes before the command it runs, beyond its options.
+fn before_command(name: &str) -> usize {
+    match name {
+        "timeout" | "chrt" | "taskset" => 1,
+        _ => 0,
+    }
+}
+
 /// Reads `words` as the command bash runs, reading wrappers through; `open`: more
 /// words come at run time.
 fn read_through(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
@@ -72,117 +140,9 @@ fn read_through(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, f
         return unreadable(reader, text, Unreadable::DynamicProgram);
     };
     let name = program.rsplit('/').next().unwrap_or(program).to_owned();
-    let rest = || words[1..].to_vec();
     match name.as_str() {
         n if RUNS_TEXT.contains(&n) => unreadable(reader, text, Unreadable::RunsText(n.to_owned())),
-        "exec" | "builtin" | "nohup" | "time" | "command" => {
-            let args = rest();
-            let skip = leading_options(
-                &args,
-                match name.as_str() {
-                    "exec" => &["-a"],
-                    _ => &[],
-                },
-            );
-            if name == "command" && args[..skip].iter().any(|w| matches!(w.literal(), Some("-v" | "-V"))) {
-                // `command -v x` looks a name up; it runs nothing.
-                return push_run(reader, words, open, text);
-            }
-            if skip == args.len() {
-                if name != "exec" {
-                    push_run(reader, words, open, text);
-                }
-                return;
-            }
-            read_through(reader, args[skip..].to_vec(), open, text, fed)
-        }
-        "env" => {
-            let args = rest();
-            let mut i = 0;
-            while let Some(w) = args.get(i) {
-                match w.literal() {
-                    Some("-i" | "-0" | "--null" | "--ignore-environment" | "-") => i += 1,
-                    Some("-u" | "--unset" | "-C" | "--chdir") => i += 2,
-                    Some("--") => {
-                        i += 1;
-                        break;
-                    }
-                    Some(s) if s.starts_with("-S") || s.starts_with("--split-string") => {
-                        return unreadable(reader, text, Unreadable::RunsText("env -S".into()))
-                    }
-                    Some(s) if s.starts_with('-') => i += 1,
-                    Some(s) if s.contains('=') => {
-                        let var = s.split('=').next().unwrap_or_default();
-                        if changes_what_runs(var) {
-                            return unreadable(reader, text, Unreadable::ChangesWhatRuns(var.to_owned()));
-                        }
-                        i += 1
-                    }
-                    Some(_) => break,
-                    None => {
-                        let shown = w.shown().to_owned();
-                        if shown.contains('=') {
-                            // `env $X=…`: the name itself is not known.
-                            return unreadable(reader, text, Unreadable::ChangesWhatRuns(shown));
-                        }
-                        break;
-                    }
-                }
-            }
-            match args.get(i..) {
-                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), open, text, fed),
-                _ => push_run(reader, words, open, text),
-            }
-        }
-        "timeout" => {
-            let args = rest();
-            let skip = leading_options(&args, &["-s", "-k", "--signal", "--kill-after"]);
-            // The duration, then the command.
-            match args.get(skip + 1..) {
-                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), open, text, fed),
-                _ => push_run(reader, words, open, text),
-            }
-        }
-        "nice" | "stdbuf" | "ionice" | "setsid" | "chrt" | "taskset" => {
-            let args = rest();
-            let skip = leading_options(&args, &["-n", "--adjustment", "-i", "-o", "-e", "-c", "-p", "-t"]);
-            // chrt and taskset take a value before the command.
-            let skip = if matches!(name.as_str(), "chrt" | "taskset") { skip + 1 } else { skip };
-            match args.get(skip..) {
-                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), open, text, fed),
-                _ => push_run(reader, words, open, text),
-            }
-        }
-        "xargs" => {
-            let args = rest();
-            let skip = leading_options(
-                &args,
-                &[
-                    "-a",
-                    "-d",
-                    "-E",
-                    "-e",
-                    "-I",
-                    "-L",
-                    "-l",
-                    "-n",
-                    "-P",
-                    "-s",
-                    "--arg-file",
-                    "--delimiter",
-                    "--eof",
-                    "--max-args",
-                    "--max-lines",
-                    "--max-procs",
-                    "--max-chars",
-                    "--replace",
-                ],
-            );
-            match args.get(skip..) {
-                Some(cmd) if !cmd.is_empty() => read_through(reader, cmd.to_vec(), true, text, Fed::No),
-                _ => push_run(reader, vec![Word::Literal("echo".into())], true, text),
-            }
-        }
+        n if WRAPPERS.iter().any(|(w, _)| *w == n) => wrapped(reader, words, open, text, fed),
         "find" => find(reader, words, open, text),
         "tee" => {
             for w in &words[1..] {
@@ -201,6 +161,88 @@ fn read_through(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, f
     }
 }
 
+/// A wrapper: its options read by its grammar, then the command it runs read
+/// through. A word known only when it runs where an option may stand, or an option
+/// its grammar does not know, is unreadable.
+fn wrapped(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
+    let name = words[0].shown().rsplit('/').next().unwrap_or_default().to_owned();
+    let Some((_, grammar)) = WRAPPERS.iter().find(|(w, _)| *w == name) else { return };
+    // The options end at the first word that is not one; a word known only when it
+    // runs must be plain text there, or it may be an option.
+    let known: Vec<&str> = words[1..].iter().map_while(Word::literal).collect();
+    let args = match grammar.parse(&known) {
+        Ok(args) => args,
+        Err(misfit) => return unreadable(reader, text, Unreadable::Unknown(format!("{name} {}", misfit.word()))),
+    };
+    let first_operand = args.iter().position(|a| matches!(a, Arg::Operand(_)));
+    let options = &args[..first_operand.unwrap_or(args.len())];
+    let used: usize = 1 + known.len() - args[options.len()..].len();
+    if first_operand.is_none() && known.len() + 1 < words.len() && !words[known.len() + 1].never_an_option() {
+        return unreadable(reader, text, Unreadable::Unknown(format!("{name} {}", words[known.len() + 1].shown())));
+    }
+    let has = |o: &str| options.iter().any(|a| matches!(a, Arg::Option(n, _) if n == o));
+    let value = |o: &str| {
+        options.iter().find_map(|a| match a {
+            Arg::Option(n, v) if n == o => Some(*v),
+            _ => None,
+        })
+    };
+    let mut rest: Vec<Word> = words[used..].to_vec();
+    match name.as_str() {
+        "command" if has("-v") || has("-V") => return push_run(reader, words, open, text),
+        "env" => {
+            if has("-C") || has("--chdir") {
+                reader.moved = true;
+            }
+            let unset = options.iter().filter_map(|a| match a {
+                Arg::Option(n, Some(v)) if n == "-u" || n == "--unset" => Some(*v),
+                _ => None,
+            });
+            if let Some(var) = unset.into_iter().find(|v| changes_what_runs(v)) {
+                return unreadable(reader, text, Unreadable::ChangesWhatRuns(var.to_owned()));
+            }
+            // `NAME=value` operands before the command.
+            while let Some(w) = rest.first() {
+                let assignment = w.shown().split_once('=').map(|(n, _)| n.to_owned());
+                match (assignment, w) {
+                    (Some(var), Word::Literal(_)) if !var.is_empty() && !var.contains('/') => {
+                        if changes_what_runs(&var) {
+                            return unreadable(reader, text, Unreadable::ChangesWhatRuns(var));
+                        }
+                        rest.remove(0);
+                    }
+                    (Some(var), Word::Dynamic(_)) => {
+                        return unreadable(reader, text, Unreadable::ChangesWhatRuns(var));
+                    }
+                    _ => break,
+                }
+            }
+        }
+        "xargs" => {
+            // `-I R` puts each input where R stands in every word.
+            let replace = value("-I").flatten().or(value("--replace").map(|v| v.unwrap_or("{}")))
+                .or(value("-i").map(|v| v.unwrap_or("{}")));
+            if let Some(r) = replace {
+                rest = rest.into_iter().map(|w| if w.shown().contains(r) { Word::Dynamic(w.shown().to_owned()) } else { w }).collect();
+            }
+            if rest.is_empty() {
+                return push_run(reader, vec![Word::Literal("echo".into())], true, text);
+            }
+            return read_through(reader, rest, replace.is_none() || open, text, Fed::No);
+        }
+        _ => {}
+    }
+    let skip = before_command(&name).min(rest.len());
+    let cmd = rest.split_off(skip);
+    if cmd.is_empty() {
+        if name != "exec" {
+            push_run(reader, words, open, text);
+        }
+        return;
+    }
+    read_through(reader, cmd, open, text, fed)
+}
+
 /// An interpreter given no program of its own (only options, or `-`) reads it from
 /// its input.
 fn reads_program_from_stdin(words: &[Word]) -> bool {
@@ -209,22 +251,6 @@ fn reads_program_from_stdin(words: &[Word]) -> bool {
 
 fn push_run(reader: &mut Reader, argv: Vec<Word>, open: bool, text: &str) {
     reader.parts.push(Part::Run(Run { argv, open, text: text.to_owned() }));
-}
-
-/// How many leading words are options (with the values `valued` options take).
-fn leading_options(args: &[Word], valued: &[&str]) -> usize {
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        let Some(s) = w.literal() else { break };
-        if s == "--" {
-            return i + 1;
-        }
-        if !s.starts_with('-') || s == "-" {
-            break;
-        }
-        i += if valued.contains(&s) { 2 } else { 1 };
-    }
-    i.min(args.len())
 }
 
 /// `find`: its own part, with each `-exec`/`-execdir`/`-ok`/`-okdir` clause taken out
@@ -240,7 +266,8 @@ fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str) {
                 if matches!(w.literal(), Some(";" | "+")) {
                     break;
                 }
-                cmd.push(if w.literal() == Some("{}") { Word::Dynamic("{}".into()) } else { w });
+                // find puts each path found wherever `{}` stands in a word.
+                cmd.push(if w.shown().contains("{}") { Word::Dynamic(w.shown().to_owned()) } else { w });
             }
             execs.push(cmd);
         } else {
@@ -257,28 +284,47 @@ fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str) {
     }
 }
 
+/// The options a shell may be given and still be read: `-c` and the ones that only
+/// change how it reports or stops. `--rcfile`, `--init-file`, `-s` (a program on its
+/// input) and anything else are unreadable; `-o NAME` only with the names below.
+const SHELL_OPTIONS: Grammar = Grammar {
+    flags: "ceuxvnlfhiB",
+    valued: "o",
+    optional: "",
+    long: &["norc", "noprofile", "login", "posix", "noediting"],
+    operands: None,
+    permute: false,
+};
+
+const SHELL_SETTINGS: &[&str] = &["errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber", "posix"];
+
 /// `sh -c 'PROGRAM'` is read again as a command of its own; a shell with no program
 /// fed by a pipe is unreadable; `sh script.sh` is a program like any other.
 fn shell(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed) {
     let name = words[0].shown().rsplit('/').next().unwrap_or_default().to_owned();
-    let mut i = 1;
-    let mut command_string = false;
-    while let Some(w) = words.get(i) {
-        match w.literal() {
-            Some("--") => {
-                i += 1;
-                break;
-            }
-            Some("-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") => i += 2,
-            Some(s) if (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 => {
-                if !s.starts_with("--") && s.contains('c') {
-                    command_string = true;
-                }
-                i += 1;
-            }
-            _ => break,
-        }
+    let known: Vec<&str> = words[1..].iter().map_while(Word::literal).collect();
+    // `+o` and `+e` turn settings off: read as their `-` forms.
+    let turned: Vec<String> =
+        known.iter().map(|w| if w.len() > 1 && w.starts_with('+') { format!("-{}", &w[1..]) } else { (*w).to_owned() }).collect();
+    let turned: Vec<&str> = turned.iter().map(String::as_str).collect();
+    let args = match SHELL_OPTIONS.parse(&turned) {
+        Ok(args) => args,
+        Err(misfit) => return unreadable(reader, text, Unreadable::RunsText(format!("{name} {}", misfit.word()))),
+    };
+    let operands = args.iter().filter(|a| matches!(a, Arg::Operand(_))).count();
+    let i = 1 + known.len() - operands;
+    let setting = args.iter().find_map(|a| match a {
+        Arg::Option(o, Some(v)) if o == "-o" && !SHELL_SETTINGS.contains(v) => Some(*v),
+        _ => None,
+    });
+    if let Some(setting) = setting {
+        return unreadable(reader, text, Unreadable::RunsText(format!("{name} -o {setting}")));
     }
+    if operands == 0 && known.len() + 1 < words.len() {
+        // A word known only when it runs where an option or the program stands.
+        return unreadable(reader, text, Unreadable::DynamicScript(words[known.len() + 1].shown().to_owned()));
+    }
+    let command_string = args.iter().any(|a| matches!(a, Arg::Option(o, _) if o == "-c"));
     if command_string {
         return match words.get(i) {
             Some(Word::Literal(program)) => reader.again.push(program.clone()),

@@ -14,11 +14,17 @@
 //! of its own so that it is fuzzed alone, in seconds of building.
 
 mod command;
+pub mod grammar;
 mod reader;
 mod walk;
 mod word;
 
+pub use reader::HARMLESS;
 pub use word::Word;
+
+/// A command longer than this is the person's: no one reviews a longer one by eye,
+/// and Claude Code asks for every command over 10,000 characters too.
+pub const MAX_LEN: usize = 10_000;
 
 /// How deep the reader goes into nested substitutions, groups and `sh -c` before it
 /// calls a command unreadable: deeper than any command a person writes, shallow
@@ -32,6 +38,8 @@ pub enum Part {
     Run(Run),
     /// A file written by a redirection (`> path`, `>> path`, `&> path`) or by `tee`.
     Write { path: Word, text: String },
+    /// A file read by a redirection (`< path`).
+    Read { path: String, text: String },
     /// Something that cannot be read with certainty.
     Unreadable { text: String, why: Unreadable },
 }
@@ -41,7 +49,7 @@ impl Part {
     pub fn text(&self) -> &str {
         match self {
             Part::Run(run) => &run.text,
-            Part::Write { text, .. } | Part::Unreadable { text, .. } => text,
+            Part::Write { text, .. } | Part::Read { text, .. } | Part::Unreadable { text, .. } => text,
         }
     }
 }
@@ -91,6 +99,15 @@ pub enum Unreadable {
     DynamicScript(String),
     /// Nested deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// Longer than [`MAX_LEN`].
+    TooLong,
+    /// Sets a variable the way a script does (`declare`, `for NAME`, `${x:=…}`), or
+    /// evaluates arithmetic or a subscript, which runs the substitutions a value
+    /// holds.
+    Evaluates(String),
+    /// A file read by a redirection named only when it runs (`< $X` may be
+    /// `/dev/tcp/…`).
+    DynamicInput,
     /// A construct the reader does not know.
     Unknown(String),
 }
@@ -108,6 +125,9 @@ impl Unreadable {
             Self::Network => "network",
             Self::DynamicScript(_) => "dynamic-script",
             Self::TooDeep => "too-deep",
+            Self::TooLong => "too-long",
+            Self::Evaluates(_) => "evaluates",
+            Self::DynamicInput => "dynamic-input",
             Self::Unknown(_) => "unknown",
         }
     }
@@ -120,6 +140,7 @@ impl Unreadable {
             | Self::FedToInterpreter(s)
             | Self::ChangesWhatRuns(s)
             | Self::DynamicScript(s)
+            | Self::Evaluates(s)
             | Self::Unknown(s) => Some(s),
             _ => None,
         }
@@ -134,7 +155,11 @@ pub struct Reading {
 
 /// Reads `command` as bash would run it. Never panics; any input gets a reading.
 pub fn read(command: &str) -> Reading {
-    walk::read(command, 0)
+    if command.len() > MAX_LEN {
+        let text = command.chars().take(80).collect::<String>() + "…";
+        return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::TooLong }] };
+    }
+    walk::read(command, 0, false)
 }
 
 #[cfg(test)]

@@ -21,6 +21,9 @@ pub struct Reader<'s> {
     /// Programs of `sh -c 'LITERAL'` met by the words' reader, to be read again at
     /// this depth plus one, where they stand.
     pub again: Vec<String>,
+    /// Whether the folder may have moved (`cd`, `env -C`, `git -C`) before what is
+    /// read now, here or in the command around this one.
+    pub moved: bool,
 }
 
 /// Programs after which a relative path names another file than it did before.
@@ -34,14 +37,16 @@ impl<'s> Reader<'s> {
     /// A path a part writes: after a `cd` earlier in the command a relative path is
     /// known only when it runs.
     pub fn written(&self, path: Word) -> Word {
-        let moved = self.parts.iter().any(|p| match p {
-            Part::Run(run) => run.name().is_some_and(|n| CHANGES_FOLDER.contains(&n)),
-            _ => false,
-        });
+        let moved = self.folder_moved();
         match path {
             Word::Literal(p) if moved && !p.starts_with('/') && !p.starts_with('~') => Word::Dynamic(p),
             other => other,
         }
+    }
+
+    /// Whether the folder may have moved by now: for a command read inside this one.
+    pub fn folder_moved(&self) -> bool {
+        self.moved || self.parts.iter().any(moves_folder)
     }
 
     pub fn unreadable(&mut self, node: Node, why: Unreadable) {
@@ -50,6 +55,17 @@ impl<'s> Reader<'s> {
 
     pub fn unreadable_text(&mut self, text: &str, why: Unreadable) {
         self.parts.push(Part::Unreadable { text: text.to_owned(), why });
+    }
+}
+
+/// Whether a part moves the folder for what follows it.
+fn moves_folder(part: &Part) -> bool {
+    let Part::Run(run) = part else { return false };
+    let words = || run.argv.iter().filter_map(Word::literal);
+    match run.name() {
+        Some(n) if CHANGES_FOLDER.contains(&n) => true,
+        Some("git") => words().any(|w| w == "-C"),
+        _ => false,
     }
 }
 
@@ -63,38 +79,27 @@ pub fn writes_nothing(path: &Word) -> bool {
         || path.literal().is_some_and(|p| p.strip_prefix("/dev/fd/").is_some_and(is_fd))
 }
 
-/// Names whose value changes which program runs, or what it loads: never read as
-/// harmless.
+/// The variables that may be set in a command read as harmless: they change how text
+/// looks, never what runs or what a program reads. `LC_*` is every locale category.
+pub const HARMLESS: &[&str] = &[
+    "LANG",
+    "LANGUAGE",
+    "LC_*",
+    "TZ",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "TERM",
+    "COLUMNS",
+    "LINES",
+    "RUST_BACKTRACE",
+    "RUST_LOG",
+];
+
+/// Whether setting `name` can change what runs or what a program reads: every name
+/// but the [`HARMLESS`] ones.
 pub fn changes_what_runs(name: &str) -> bool {
-    const NAMES: &[&str] = &[
-        "PATH",
-        "BASH_ENV",
-        "ENV",
-        "IFS",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "PROMPT_COMMAND",
-        "CDPATH",
-        "GLOBIGNORE",
-        "PAGER",
-        "MANPAGER",
-        "EDITOR",
-        "VISUAL",
-        "BROWSER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "NODE_OPTIONS",
-        "PYTHONPATH",
-        "PYTHONSTARTUP",
-        "PYTHONHOME",
-        "PERL5OPT",
-        "PERL5LIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-    ];
-    const PREFIXES: &[&str] = &["LD_", "DYLD_", "GIT_", "BASH_FUNC_"];
-    NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+    let locale = name.strip_prefix("LC_").is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_uppercase()));
+    !(locale || (HARMLESS.contains(&name) && !name.contains('*')))
 }

@@ -20,7 +20,9 @@ fn parts(command: &str) -> Vec<String> {
                     .collect();
                 format!("run {}{}", words.join(" "), if run.open { " …" } else { "" })
             }
-            Part::Write { path, .. } => format!("write {}", path.shown()),
+            Part::Write { path: Word::Literal(p), .. } => format!("write {p}"),
+            Part::Write { path: Word::Dynamic(p), .. } => format!("write ${p}"),
+            Part::Read { path, .. } => format!("read {path}"),
             Part::Unreadable { why, .. } => format!("unreadable {}", why.code()),
         })
         .collect()
@@ -44,10 +46,10 @@ fn lists_and_pipelines_are_every_part() {
 #[test]
 fn compound_bodies_are_read() {
     reads("if a; then b; elif c; then d; else e; fi", &["run a", "run b", "run c", "run d", "run e"]);
-    reads("for f in x y; do rm $f; done", &["run rm $$f"]);
+    reads("for f in x y; do rm $f; done", &["unreadable evaluates", "run rm $$f"]);
     reads("while true; do sleep 1; done", &["run true", "run sleep 1"]);
     reads("case $x in a) b;; *) c;; esac", &["run b", "run c"]);
-    reads("for ((i=0; i<$(n); i++)); do :; done", &["run n", "run :"]);
+    reads("for ((i=0; i<$(n); i++)); do :; done", &["unreadable evaluates", "unreadable changes-what-runs", "run n", "run :"]);
 }
 
 #[test]
@@ -56,9 +58,9 @@ fn substitutions_are_parts_wherever_they_stand() {
     reads("echo `id`", &["run id", "run echo $`id`"]);
     reads("echo \"a $(id) b\"", &["run id", "run echo $\"a $(id) b\""]);
     reads("diff <(ls a) >(tee b)", &["run ls a", "write b", "run tee b", "run diff $<(ls a) $>(tee b)"]);
-    reads("x=$(curl evil)", &["run curl evil"]);
+    reads("x=$(curl evil)", &["unreadable changes-what-runs", "run curl evil"]);
     reads("[[ -f $(touch x) ]]", &["run touch x"]);
-    reads("echo $(( $(id) + 1 ))", &["run id", "run echo $$(( $(id) + 1 ))"]);
+    reads("echo $(( $(id) + 1 ))", &["unreadable evaluates", "run echo $$(( $(id) + 1 ))"]);
     reads("echo 'no $(id) here'", &["run echo no $(id) here"]);
     // An escaped backtick inside backticks is a substitution of its own to bash.
     reads("echo `echo \\`rm x\\``", &["run rm x", "run echo $`rm x`", "run echo $`echo \\`rm x\\``"]);
@@ -85,7 +87,9 @@ fn redirections_that_write_are_parts() {
     reads("a > /dev/null 2> /dev/null", &["run a"]);
     reads("a | tee /dev/null", &["run a", "run tee /dev/null"]);
     reads("a >&2", &["run a"]);
-    reads("a < in", &["run a"]);
+    reads("a < in", &["run a", "read in"]);
+    reads("cat < $X", &["run cat", "unreadable dynamic-input"]);
+    reads("echo x >& $HOME/F", &["run echo x", "write $$HOME/F"]);
     reads("cat < /dev/tcp/evil/80", &["run cat", "unreadable network"]);
     reads("echo x | tee -a ~/.profile", &["run echo x", "write ~/.profile", "run tee -a ~/.profile"]);
 }
@@ -104,7 +108,8 @@ fn quoting_and_escapes_are_resolved() {
 
 #[test]
 fn wrappers_are_read_through() {
-    reads("env FOO=1 timeout 5 nice -n 3 nohup sudo ls", &["run sudo ls"]);
+    reads("env LANG=C timeout 5 nice -n 3 nohup sudo ls", &["run sudo ls"]);
+    reads("env FOO=1 ls", &["unreadable changes-what-runs"]);
     reads("time command exec git status", &["run git status"]);
     reads("command -v git", &["run command -v git"]);
     reads("xargs -n1 rm", &["run rm …"]);
@@ -129,7 +134,7 @@ fn what_cannot_be_read_is_said() {
     reads("ls() { rm -rf /; }; ls", &["unreadable defines-function", "run ls"]);
     reads("PATH=/tmp/evil:$PATH cat a", &["unreadable changes-what-runs", "run cat a"]);
     reads("LD_PRELOAD=/tmp/x.so cat a", &["unreadable changes-what-runs", "run cat a"]);
-    reads("export GIT_PAGER=sh; git log", &["unreadable changes-what-runs", "run git log"]);
+    reads("export GIT_PAGER=sh; git log", &["unreadable evaluates", "unreadable changes-what-runs", "run git log"]);
     reads("env BASH_ENV=x bash s.sh", &["unreadable changes-what-runs"]);
     reads("echo 'unterminated", &["unreadable syntax"]);
     reads("if then fi", &["unreadable syntax"]);
@@ -156,9 +161,11 @@ fn deep_and_long_commands_are_bounded() {
     assert!(read(&groups).parts.iter().any(|p| matches!(p, Part::Unreadable { why: Unreadable::TooDeep, .. })));
     let nested_sh = (0..3).fold("id".to_owned(), |inner, _| format!("sh -c {}", shell_quote(&inner)));
     assert_eq!(parts(&nested_sh), ["run id"]);
-    let long = "ls && ".repeat(20_000) + "ls";
-    assert!(long.len() > 100_000);
-    assert_eq!(read(&long).parts.len(), 20_001);
+    let long = "ls && ".repeat(1_600) + "ls";
+    assert!(long.len() < MAX_LEN);
+    assert_eq!(read(&long).parts.len(), 1_601);
+    let longer = "ls && ".repeat(20_000) + "ls";
+    assert!(matches!(read(&longer).parts.as_slice(), [Part::Unreadable { why: Unreadable::TooLong, .. }]));
 }
 
 fn shell_quote(s: &str) -> String {
@@ -173,4 +180,36 @@ fn a_word_the_parser_joins_across_a_line_bash_splits_is_not_read() {
     }
     reads("echo a\\ b\\;c", &["run echo a b;c"]);
     reads("echo x\n\nls", &["run echo x", "run ls"]);
+}
+
+#[test]
+fn an_attack_on_each_default_is_not_read_as_harmless() {
+    // Brace expansion makes a word several.
+    reads("sort {\"\"-o,F} a", &["run sort ${\"\"-o,F} a"]);
+    reads("find d {\"\"-delete,-print}", &["run find d ${\"\"-delete,-print}"]);
+    reads("git stash show -p stash@{1}", &["run git stash show -p stash@{1}"]);
+    // Wrappers' options by their grammar: a value never hides the command.
+    reads("xargs -e touch echo", &["run touch echo …"]);
+    reads("ionice -t touch F", &["run touch F"]);
+    reads("setsid -c touch F", &["run touch F"]);
+    reads("env -iu LANG sh -c 'touch F'", &["run touch F"]);
+    reads("env -iu cat sh -c 'touch F'", &["unreadable changes-what-runs"]);
+    reads("env --split='sh -c x' cat", &["unreadable unknown"]);
+    reads("xargs --process-slot-var=BASH_ENV cat", &["unreadable unknown"]);
+    // A program spliced in at run time.
+    reads("ls | xargs -I{} sh -c {}", &["run ls", "unreadable dynamic-script"]);
+    reads("find . -exec sh -c 'echo {}' \\;", &["run find .", "unreadable dynamic-script"]);
+    // Variables set any way, arithmetic, subscripts.
+    reads("declare -n r=PATH", &["unreadable evaluates", "unreadable changes-what-runs"]);
+    reads("for PATH in d; do ls; done", &["unreadable evaluates", "run ls"]);
+    reads("echo ${BASH_ENV:=/dev/stdin}", &["unreadable evaluates", "run echo $${BASH_ENV:=/dev/stdin}"]);
+    reads("echo ${!x} ${x@P}", &["unreadable evaluates", "unreadable evaluates", "run echo $${!x} $${x@P}"]);
+    reads("echo $((x))", &["unreadable evaluates", "run echo $$((x))"]);
+    reads("[[ -v a ]]", &["unreadable evaluates"]);
+    reads("[[ $x -eq 1 ]]", &["unreadable evaluates"]);
+    reads("echo ${HOME} ${X:-d}", &["run echo $${HOME} $${X:-d}"]);
+    // A shell told to read another program first.
+    reads("bash --rcfile /dev/stdin -ic true", &["unreadable runs-text"]);
+    // The folder moves for a shell started after it.
+    reads("cd OUT && bash -c 'echo > src/x'", &["run cd OUT", "run echo", "write $src/x"]);
 }

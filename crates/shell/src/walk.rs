@@ -27,9 +27,10 @@ const COMPOUND: &[&str] = &[
     "case_item",
 ];
 
-/// Reads `src`; `depth` counts the levels around it.
-pub fn read(src: &str, depth: usize) -> Reading {
-    let mut reader = Reader { src, parts: Vec::new(), again: Vec::new() };
+/// Reads `src`; `depth` counts the levels around it; `moved`: the folder may have
+/// moved before it.
+pub fn read(src: &str, depth: usize, moved: bool) -> Reading {
+    let mut reader = Reader { src, parts: Vec::new(), again: Vec::new(), moved };
     if depth > MAX_DEPTH {
         reader.unreadable_text(src, Unreadable::TooDeep);
         return Reading { parts: reader.parts };
@@ -131,7 +132,7 @@ impl Reader<'_> {
             }
             "redirected_statement" => self.redirected(node, fed, depth),
             "variable_assignment" => self.assignment(node, depth),
-            "variable_assignments" | "declaration_command" | "unset_command" => {
+            "variable_assignments" => {
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     match child.kind() {
@@ -140,22 +141,52 @@ impl Reader<'_> {
                     }
                 }
             }
-            "test_command" => self.search(node, depth + 1),
+            "declaration_command" | "unset_command" => {
+                // `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: what
+                // they set (a name reference, an attribute, a function) is not read.
+                let word = node.child(0).map(|n| self.text(n)).unwrap_or_default().to_owned();
+                self.unreadable(node, Unreadable::Evaluates(word));
+                self.search(node, depth + 1);
+            }
+            "test_command" => {
+                // `[[ … ]]` evaluates a variable's value as arithmetic (`-eq`) or as a
+                // name (`-v`): with any expansion in it, what runs is not known.
+                if has_kind(node, &["simple_expansion", "expansion", "arithmetic_expansion"])
+                    || self.text(node).contains("-v")
+                {
+                    self.unreadable(node, Unreadable::Evaluates("[[".into()));
+                }
+                self.search(node, depth + 1)
+            }
+            "for_statement" if node.child_by_field_name("variable").is_some() => {
+                let name = node.child_by_field_name("variable").map(|n| self.text(n)).unwrap_or_default();
+                if changes_what_runs(name) {
+                    self.unreadable(node, Unreadable::Evaluates(format!("for {name}")));
+                }
+                self.compound(node, fed, depth)
+            }
+            "c_style_for_statement" => {
+                self.unreadable(node, Unreadable::Evaluates("((".into()));
+                self.compound(node, fed, depth)
+            }
             "function_definition" => {
                 let name = node.child_by_field_name("name").map(|n| self.text(n)).unwrap_or_default();
                 self.unreadable(node, Unreadable::DefinesFunction(name.to_owned()))
             }
-            _ if COMPOUND.contains(&kind) => {
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
-                    if is_statement(child.kind()) {
-                        self.statement(child, fed, depth + 1);
-                    } else if child.kind() != "variable_name" {
-                        self.search(child, depth + 1);
-                    }
-                }
-            }
+            _ if COMPOUND.contains(&kind) => self.compound(node, fed, depth),
             other => self.unreadable(node, Unreadable::Unknown(other.to_owned())),
+        }
+    }
+
+    /// A statement made of statements: each is read, every other child searched.
+    fn compound(&mut self, node: Node, fed: Fed, depth: usize) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if is_statement(child.kind()) {
+                self.statement(child, fed, depth + 1);
+            } else if child.kind() != "variable_name" {
+                self.search(child, depth + 1);
+            }
         }
     }
 
@@ -197,15 +228,20 @@ impl Reader<'_> {
         words.run(self);
         // `sh -c 'PROGRAM'`: the program is a command of its own, one level deeper.
         for program in std::mem::take(&mut self.again) {
-            self.parts.extend(read(&program, depth + 1).parts);
+            let moved = self.folder_moved();
+            self.parts.extend(read(&program, depth + 1, moved).parts);
         }
     }
 
-    /// `NAME=value`: a name that changes what runs is unreadable; the value is searched.
+    /// `NAME=value`: any name but the few harmless ones is unreadable (a subscript,
+    /// `a[$(…)]=1`, among them); the value is searched.
     fn assignment(&mut self, node: Node, depth: usize) {
         let name = node.child_by_field_name("name").map(|n| self.text(n)).unwrap_or_default();
         if changes_what_runs(name) {
             self.unreadable(node, Unreadable::ChangesWhatRuns(name.to_owned()));
+        }
+        if self.text(node).contains("+=") || self.text(node).contains("=(") {
+            self.unreadable(node, Unreadable::Evaluates(name.to_owned()));
         }
         if let Some(value) = node.child_by_field_name("value") {
             self.search(value, depth + 1);
@@ -239,8 +275,16 @@ impl Reader<'_> {
                 if path.shown().starts_with("/dev/tcp/") || path.shown().starts_with("/dev/udp/") {
                     return self.unreadable(node, Unreadable::Network);
                 }
+                // `>& WORD` writes a file unless WORD is a descriptor; known only when
+                // it runs, it may be either.
                 let writes = matches!(op.as_str(), ">" | ">>" | "&>" | "&>>" | ">|" | "<>")
-                    || (op == ">&" && path.literal().is_some_and(|p| !is_fd(p)));
+                    || (op == ">&" && path.literal().is_none_or(|p| !is_fd(p)));
+                let reads = matches!(op.as_str(), "<" | "<>") || (op == "<&" && path.literal().is_none_or(|p| !is_fd(p)));
+                if reads && path.literal().is_none() {
+                    self.unreadable(node, Unreadable::DynamicInput);
+                } else if let (true, Some(p)) = (reads && !writes, path.literal()) {
+                    self.parts.push(Part::Read { path: p.to_owned(), text: self.text(node).to_owned() });
+                }
                 if writes && !writes_nothing(&path) {
                     let path = self.written(path);
                     self.parts.push(Part::Write { path, text: self.text(node).to_owned() });
@@ -285,12 +329,25 @@ impl Reader<'_> {
         if matches!(node.kind(), "raw_string" | "string_content" | "heredoc_content" | "word" | "comment") {
             return;
         }
+        match node.kind() {
+            // `$((x))` and `a[x]` evaluate x's value as arithmetic, which runs the
+            // substitutions inside it; `${…}` with an operator may assign (`:=`),
+            // look a name up (`${!x}`) or expand prompts (`@P`).
+            "arithmetic_expansion" | "subscript" => {
+                return self.unreadable(node, Unreadable::Evaluates(self.text(node).to_owned()))
+            }
+            "expansion" if !plain_expansion(self.text(node)) => {
+                self.unreadable(node, Unreadable::Evaluates(self.text(node).to_owned()))
+            }
+            _ => {}
+        }
         // Inside backticks bash takes `\``, `\$` and `\\` out before it runs the text,
         // so an escaped backtick there starts a substitution of its own: the text is read
         // again as bash will run it.
         if node.kind() == "command_substitution" {
             if let Some(inner) = self.text(node).strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
-                return self.parts.extend(read(&unescape_backticks(inner), depth + 1).parts);
+                let moved = self.folder_moved();
+                return self.parts.extend(read(&unescape_backticks(inner), depth + 1, moved).parts);
             }
         }
         let mut cursor = node.walk();
@@ -302,6 +359,28 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// `${NAME}` alone, or with a default that assigns nothing (`${NAME:-word}`,
+/// `${NAME-word}`): every other form evaluates or assigns.
+fn plain_expansion(text: &str) -> bool {
+    let Some(inner) = text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) else { return false };
+    let name_end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+    let (name, rest) = inner.split_at(name_end);
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && (rest.is_empty() || rest.starts_with(":-") || rest.starts_with('-'))
+        && !rest.contains(['$', '`', '[', '{'])
+}
+
+/// Whether a node of one of `kinds` stands anywhere inside `node`.
+fn has_kind(node: Node, kinds: &[&str]) -> bool {
+    if kinds.contains(&node.kind()) {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| has_kind(c, kinds));
+    found
 }
 
 /// The here strings the grammar puts beside a statement's `redirect` field.

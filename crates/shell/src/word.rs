@@ -25,11 +25,28 @@ impl Word {
             Word::Literal(s) | Word::Dynamic(s) => s,
         }
     }
+
+    /// Whether every word this one can become is an operand, never an option: a
+    /// literal not starting with `-`, or a glob or brace expansion that starts with
+    /// plain text other than `-` and splits into nothing else (no unquoted
+    /// variable or substitution, whose value bash splits into words of its choosing).
+    pub fn never_an_option(&self) -> bool {
+        match self {
+            Word::Literal(s) => !s.starts_with('-') || s == "-",
+            Word::Dynamic(s) => {
+                s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_'))
+                    && !s.contains(['$', '`', '\\', '\'', '"'])
+            }
+        }
+    }
 }
 
 /// The word `node` stands for; `src` is the command it was parsed from.
 pub fn resolve(node: Node, src: &str) -> Word {
     let text = || node.utf8_text(src.as_bytes()).unwrap_or_default().to_owned();
+    if matches!(node.kind(), "word" | "concatenation") && braces_expand(&unquoted_skeleton(node, src)) {
+        return Word::Dynamic(text());
+    }
     let literal = match node.kind() {
         "word" | "number" => unquoted(&text()),
         "raw_string" => {
@@ -57,6 +74,50 @@ pub fn resolve(node: Node, src: &str) -> Word {
         Some(s) => Word::Literal(s),
         None => Word::Dynamic(text()),
     }
+}
+
+/// The word's text with each quoted piece replaced by a plain letter: what is left is
+/// what bash reads for brace expansion.
+fn unquoted_skeleton(node: Node, src: &str) -> String {
+    match node.kind() {
+        "string" | "raw_string" | "ansi_c_string" | "translated_string" => "q".into(),
+        "concatenation" => {
+            let mut out = String::new();
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                out.push_str(&unquoted_skeleton(child, src));
+            }
+            out
+        }
+        _ => node.utf8_text(src.as_bytes()).unwrap_or_default().to_owned(),
+    }
+}
+
+/// Whether bash expands braces in `text` (unquoted): a `{` not after `$` whose
+/// matching `}` encloses a comma or `..` at its own level. `{}` and `stash@{1}` stay
+/// one word.
+fn braces_expand(text: &str) -> bool {
+    let mut open: Vec<bool> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut previous = ' ';
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '{' if previous != '$' => open.push(false),
+            ',' if !open.is_empty() => *open.last_mut().expect("open") = true,
+            '.' if !open.is_empty() && chars.peek() == Some(&'.') => *open.last_mut().expect("open") = true,
+            '}' => {
+                if open.pop() == Some(true) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    false
 }
 
 /// An unquoted word: escapes resolved; `None` when bash would expand it (a glob, a

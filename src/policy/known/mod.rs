@@ -1,0 +1,278 @@
+//! What commands do: the built-in set `read-only`, as data. Each entry is a command
+//! that only inspects, with its grammar as getopt reads it ([`table`]): only the
+//! options that read, print or format are declared, so a word the grammar does not
+//! know (an option left out because it writes, runs or reaches the network, an
+//! abbreviation, an operand too many) takes the command out of the set. git's and
+//! docker's reading subcommands are declared the same way ([`git`]). A command is in
+//! the set only as written here: by its bare name (never `./cat`), never naming a
+//! secret file ([`super::sensitive`]), and with every word known, or known to be an
+//! operand. [`markdown`] renders the table into docs/policy.md.
+
+mod git;
+mod subcommands;
+mod table;
+
+pub use super::shell::grammar;
+use super::sensitive;
+use super::shell::grammar::{Arg, Grammar, Misfit};
+use super::shell::{Run, Word};
+pub use table::READ_ONLY;
+
+/// How an entry's words are judged beyond its grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    None,
+    /// `sed`: only with `-n`, a script of printing commands.
+    Sed,
+    /// `date`: only `+FORMAT` (any other operand sets the clock).
+    Date,
+    /// `find`: its own expression grammar ([`ReadOnly::grammar`]'s long names are
+    /// its primaries).
+    Find,
+    /// `test` and `[`: no `-v` or `-R`, which evaluate a name's subscript.
+    Test,
+    /// `git`: global options, then a reading subcommand ([`git::GIT`]).
+    Git,
+    /// `docker`: global options, then a reading subcommand ([`git::DOCKER`]).
+    Docker,
+}
+
+pub struct ReadOnly {
+    pub name: &'static str,
+    pub grammar: Grammar,
+    /// The program has no option or operand at all that writes, runs or reaches the
+    /// network: words known only when it runs (`xargs cat`) are harmless too.
+    pub any_words: bool,
+    pub check: Check,
+}
+
+/// A subcommand of git or docker, by its words (`stash show`), and its grammar.
+pub struct Sub {
+    pub path: &'static [&'static str],
+    pub grammar: Grammar,
+}
+
+/// Why a command part is, or is not, in the set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judgement {
+    ReadOnly,
+    /// Not a command the set knows.
+    Unknown,
+    /// In the set but for this: the word and the reason.
+    Excluded {
+        word: String,
+        why: &'static str,
+    },
+}
+
+/// Whether `run` only reads, by the set.
+pub fn judge(run: &Run) -> Judgement {
+    let Some(entry) = run.name().and_then(|n| READ_ONLY.iter().find(|e| e.name == n)) else {
+        return Judgement::Unknown;
+    };
+    if run.by_path() {
+        return Judgement::Unknown;
+    }
+    let excluded = |word: &str, why| Judgement::Excluded { word: word.to_owned(), why };
+    let args = &run.argv[1..];
+    if run.open && !entry.any_words {
+        return excluded("…", "has words known only when it runs");
+    }
+    // A word known only when it runs stands as an operand when it can be nothing
+    // else; where it may be an option, or one operand may become several, it is not
+    // known.
+    let mut words: Vec<&str> = Vec::with_capacity(args.len());
+    for w in args {
+        match w {
+            Word::Literal(s) => words.push(s),
+            Word::Dynamic(s) if entry.any_words => words.push(if w.never_an_option() { "x" } else { s }),
+            Word::Dynamic(s) if w.never_an_option() && entry.grammar.operands.is_none() && entry.check == Check::None => {
+                words.push("x")
+            }
+            Word::Dynamic(s) => return excluded(s, "has words known only when it runs"),
+        }
+    }
+    if let Some(secret) = words.iter().find_map(|w| sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS)) {
+        let word = words.iter().find(|w| sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS) == Some(secret));
+        return excluded(word.copied().unwrap_or(secret), "names a secret file, which only a read rule allows");
+    }
+    match entry.check {
+        Check::Find => return find(&entry.grammar, &words),
+        Check::Git => return subcommands::git(&words),
+        Check::Docker => return subcommands::docker(&words),
+        _ => {}
+    }
+    let parsed = match entry.grammar.parse(&words) {
+        Ok(parsed) => parsed,
+        Err(misfit) if entry.any_words && !matches!(misfit, Misfit::TooMany(_)) => return Judgement::ReadOnly,
+        Err(misfit) => return misfit_judgement(&misfit),
+    };
+    match entry.check {
+        Check::Sed => sed(&parsed),
+        Check::Date => match parsed.iter().find_map(|a| match a {
+            Arg::Operand(o) if !o.starts_with('+') => Some(*o),
+            _ => None,
+        }) {
+            Some(o) => excluded(o, "sets the clock: only +FORMAT only reads it"),
+            None => Judgement::ReadOnly,
+        },
+        Check::Test => match words.iter().find(|w| matches!(**w, "-v" | "-R")) {
+            Some(w) => excluded(w, "evaluates a variable's name, which can run what its subscript holds"),
+            None => Judgement::ReadOnly,
+        },
+        _ => Judgement::ReadOnly,
+    }
+}
+
+/// A word outside a grammar, as a judgement.
+pub fn misfit_judgement(misfit: &Misfit) -> Judgement {
+    let why = match misfit {
+        Misfit::Unknown(_) => "is not an option it is known to only read with",
+        Misfit::NoValue(_) => "is missing its value",
+        Misfit::TooMany(_) => "is an operand too many: it may be written",
+    };
+    Judgement::Excluded { word: misfit.word().to_owned(), why }
+}
+
+/// `find PATH… EXPRESSION`: its leading options by getopt, its starting points, then
+/// each primary of the expression by name, with its argument where it takes one.
+fn find(grammar: &Grammar, words: &[&str]) -> Judgement {
+    let mut i = 0;
+    // `-H`, `-L`, `-P` and `-O3`/`-D x` before the starting points.
+    while let Some(w) = words.get(i) {
+        match *w {
+            "-H" | "-L" | "-P" => i += 1,
+            w if w.starts_with("-O") && w.len() > 2 => i += 1,
+            "-D" => i += 2,
+            _ => break,
+        }
+    }
+    while words.get(i).is_some_and(|w| !w.starts_with('-') && !matches!(*w, "(" | "!" | ")")) {
+        i += 1;
+    }
+    while let Some(w) = words.get(i) {
+        i += 1;
+        if matches!(*w, "(" | ")" | "!" | ",") {
+            continue;
+        }
+        let name = w.strip_prefix('-').unwrap_or(w);
+        let declared = grammar.long.iter().find(|l| l.split('=').next() == Some(name));
+        match declared {
+            Some(d) if w.starts_with('-') => {
+                if d.ends_with('=') {
+                    if words.get(i).is_none() {
+                        return misfit_judgement(&Misfit::NoValue((*w).to_owned()));
+                    }
+                    i += 1;
+                }
+            }
+            _ => return misfit_judgement(&Misfit::Unknown((*w).to_owned())),
+        }
+    }
+    Judgement::ReadOnly
+}
+
+/// `sed -n` with only printing commands: `p`, `=`, `l`, `q`, `d`, `n` after an
+/// optional address or range, and `s/…/…/` with the flags `g`, `p`, `I`, `i` or a
+/// number. No `w`, `W`, `e`, `r`, `R`, no `e` or `w` flag, no script from a file.
+fn sed(args: &[Arg]) -> Judgement {
+    let has = |names: &[&str]| args.iter().any(|a| matches!(a, Arg::Option(n, _) if names.contains(&n.as_str())));
+    if !has(&["-n", "--quiet", "--silent"]) {
+        return Judgement::Excluded { word: "sed".into(), why: "prints every line it edits: only sed -n is read-only" };
+    }
+    let mut scripts: Vec<&str> = args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Option(n, Some(v)) if n == "-e" || n == "--expression" => Some(*v),
+            _ => None,
+        })
+        .collect();
+    if scripts.is_empty() {
+        scripts.extend(args.iter().find_map(|a| match a {
+            Arg::Operand(o) => Some(*o),
+            _ => None,
+        }));
+    }
+    match scripts.iter().find(|s| !sed_script_prints_only(s)) {
+        Some(s) => Judgement::Excluded { word: (*s).to_owned(), why: "its script can write files or run programs" },
+        None => Judgement::ReadOnly,
+    }
+}
+
+fn sed_script_prints_only(script: &str) -> bool {
+    script.split([';', '\n']).map(str::trim).filter(|c| !c.is_empty()).all(|cmd| {
+        let rest = sed_address(cmd).and_then(|r| match r.strip_prefix(',') {
+            Some(second) => sed_address(second),
+            None => Some(r),
+        });
+        match rest.map(str::trim_start) {
+            Some("p" | "=" | "l" | "q" | "d" | "n") => true,
+            Some(c) => sed_substitution(c),
+            None => false,
+        }
+    })
+}
+
+/// An address (`12`, `$`, `/regex/`) at the start of `cmd`, and what follows it.
+fn sed_address(cmd: &str) -> Option<&str> {
+    if let Some(rest) = cmd.strip_prefix('$') {
+        return Some(rest);
+    }
+    if let Some(rest) = cmd.strip_prefix('/') {
+        let end = rest.find(['/', '\\'])?;
+        return (rest.as_bytes()[end] == b'/').then(|| &rest[end + 1..]);
+    }
+    Some(cmd.trim_start_matches(|c: char| c.is_ascii_digit()))
+}
+
+/// `s/a/b/FLAGS` with `/` as delimiter, no backslashes, and printing flags only.
+fn sed_substitution(cmd: &str) -> bool {
+    let Some(body) = cmd.strip_prefix("s/") else { return false };
+    if body.contains('\\') {
+        return false;
+    }
+    let pieces: Vec<&str> = body.split('/').collect();
+    let [_, _, flags] = pieces.as_slice() else { return false };
+    flags.chars().all(|c| matches!(c, 'g' | 'p' | 'I' | 'i') || c.is_ascii_digit())
+}
+
+/// The set as a markdown table, for docs/policy.md: one row per command, with the
+/// options its grammar declares.
+pub fn markdown() -> String {
+    let mut out = String::from("| command | short options | long options | operands |\n|---|---|---|---|\n");
+    for e in READ_ONLY {
+        out.push_str(&format!("| `{}` | {} |\n", e.name, row(&e.grammar, e.check)));
+    }
+    out.push_str("\n| subcommand | short options | long options | operands |\n|---|---|---|---|\n");
+    for (program, global, subs) in subcommands::TABLES {
+        out.push_str(&format!("| `{program}` (global) | {} |\n", row(global, Check::None)));
+        for sub in *subs {
+            out.push_str(&format!("| `{program} {}` | {} |\n", sub.path.join(" "), row(&sub.grammar, Check::None)));
+        }
+    }
+    out
+}
+
+fn row(g: &Grammar, check: Check) -> String {
+    let mut short: Vec<String> = g.flags.chars().map(|c| format!("`-{c}`")).collect();
+    short.extend(g.valued.chars().map(|c| format!("`-{c} X`")));
+    short.extend(g.optional.chars().map(|c| format!("`-{c}[X]`")));
+    let dash = if check == Check::Find { "-" } else { "--" };
+    let long: Vec<String> = g
+        .long
+        .iter()
+        .map(|l| match l.split_once('=') {
+            Some((n, "?")) => format!("`{dash}{n}[=X]`"),
+            Some((n, _)) => format!("`{dash}{n} X`"),
+            None => format!("`{dash}{l}`"),
+        })
+        .collect();
+    let operands = match (check, g.operands) {
+        (Check::Date, _) => "`+FORMAT` only".to_owned(),
+        (Check::Sed, _) => "`-n` required; a script of `p`, `=`, `l`, `q`, `d`, `n`, `s///` (flags `g`, `p`, `I`, a number)".to_owned(),
+        (Check::Test, _) => "no `-v`, `-R`".to_owned(),
+        (_, Some(n)) => format!("at most {n}"),
+        (_, None) => "any".to_owned(),
+    };
+    format!("{} | {} | {operands}", short.join(" "), long.join(" "))
+}

@@ -1,0 +1,73 @@
+//! git and docker: global options, then a reading subcommand with its own grammar.
+//! git runs only on the repository found from the folder: `-C` only into a folder
+//! below it, never `--git-dir` or `--work-tree` (not in the global grammar).
+
+use super::git::{COMPOSE_GLOBAL, DOCKER, DOCKER_GLOBAL, GIT, GIT_GLOBAL};
+use super::grammar::{Arg, Grammar};
+use super::{misfit_judgement, Judgement, Sub};
+
+/// Each program with its global grammar and its subcommands, for the docs' table.
+pub const TABLES: &[(&str, &Grammar, &[Sub])] = &[("git", &GIT_GLOBAL, GIT), ("docker", &DOCKER_GLOBAL, DOCKER)];
+
+pub fn git(words: &[&str]) -> Judgement {
+    let (globals, rest) = match split_globals(&GIT_GLOBAL, words) {
+        Ok(split) => split,
+        Err(judgement) => return judgement,
+    };
+    for arg in &globals {
+        if let Arg::Option(name, Some(folder)) = arg {
+            if name == "-C" && (folder.starts_with('/') || folder.starts_with('~') || folder.split('/').any(|p| p == "..")) {
+                return Judgement::Excluded {
+                    word: format!("-C {folder}"),
+                    why: "git runs only on the repository found from the folder",
+                };
+            }
+        }
+    }
+    if rest.is_empty() {
+        return Judgement::ReadOnly;
+    }
+    subcommand("git", GIT, rest)
+}
+
+pub fn docker(words: &[&str]) -> Judgement {
+    let (_, rest) = match split_globals(&DOCKER_GLOBAL, words) {
+        Ok(split) => split,
+        Err(judgement) => return judgement,
+    };
+    if rest.first() == Some(&"compose") {
+        let (_, after) = match split_globals(&COMPOSE_GLOBAL, &rest[1..]) {
+            Ok(split) => split,
+            Err(judgement) => return judgement,
+        };
+        let mut path = vec!["compose"];
+        path.extend(after.iter().take(1));
+        let sub: Vec<&str> = path.into_iter().chain(after.iter().skip(1).copied()).collect();
+        return subcommand("docker", DOCKER, &sub);
+    }
+    subcommand("docker", DOCKER, rest)
+}
+
+/// The global options (up to the first operand, the subcommand) and what follows.
+fn split_globals<'a, 'w>(global: &Grammar, words: &'a [&'w str]) -> Result<(Vec<Arg<'w>>, &'a [&'w str]), Judgement> {
+    let args = global.parse(words).map_err(|m| misfit_judgement(&m))?;
+    let operands = args.iter().filter(|a| matches!(a, Arg::Operand(_))).count();
+    let globals = args.into_iter().take_while(|a| matches!(a, Arg::Option(..))).collect();
+    Ok((globals, &words[words.len() - operands..]))
+}
+
+/// The longest declared subcommand the words start with, and its words by its grammar.
+fn subcommand(program: &str, subs: &[Sub], words: &[&str]) -> Judgement {
+    let found = subs
+        .iter()
+        .filter(|s| words.len() >= s.path.len() && words[..s.path.len()] == *s.path)
+        .max_by_key(|s| s.path.len());
+    let Some(sub) = found else {
+        let shown = words.iter().take(2).copied().collect::<Vec<_>>().join(" ");
+        return Judgement::Excluded { word: format!("{program} {shown}"), why: "is not one of its reading subcommands" };
+    };
+    match sub.grammar.parse(&words[sub.path.len()..]) {
+        Ok(_) => Judgement::ReadOnly,
+        Err(misfit) => misfit_judgement(&misfit),
+    }
+}

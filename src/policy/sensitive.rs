@@ -1,0 +1,116 @@
+//! Paths no allow reaches on its own: secrets, which the read-only set never reads
+//! unasked, and protected paths, which no edit rule allows writing (what is written
+//! there runs later: git's hooks and configuration, an agent's settings, a shell's
+//! startup files). Both lists are data, rendered into docs/policy.md.
+
+use std::path::Path;
+
+/// Secret files, by a folder in their path or by their name (`*` any run of letters).
+pub const SECRETS: &[&str] = &[
+    ".ssh/",
+    ".aws/",
+    ".gnupg/",
+    ".config/gh/",
+    ".kube/config",
+    ".docker/config.json",
+    ".netrc",
+    ".git-credentials",
+    ".pgpass",
+    ".npmrc",
+    ".pypirc",
+    ".env",
+    ".env.*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "id_rsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+];
+
+/// Paths no edit rule allows, by a folder in their path or by their name.
+pub const PROTECTED: &[&str] = &[
+    ".git/",
+    ".userq/",
+    ".claude/",
+    ".codex/",
+    ".gemini/",
+    ".qwen/",
+    ".cursor/",
+    ".factory/",
+    ".kiro/",
+    ".kimi/",
+    ".opencode/",
+    ".copilot/",
+    ".config/",
+    ".envrc",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".inputrc",
+    ".gitconfig",
+];
+
+/// The entry of `list` that `path` falls under, if any: a folder entry (`.ssh/`)
+/// anywhere in the path or its last part (`~/.ssh` itself), a name entry as its last
+/// part.
+pub fn under<'l>(path: &Path, list: &'l [&'l str]) -> Option<&'l str> {
+    let text = path.to_string_lossy();
+    let names: Vec<&str> = text.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    list.iter().copied().find(|entry| {
+        if let Some(folder) = entry.strip_suffix('/') {
+            let parts: Vec<&str> = folder.split('/').collect();
+            names.windows(parts.len()).any(|w| w == parts.as_slice())
+        } else if entry.contains('/') {
+            text.trim_end_matches('/').ends_with(&format!("/{entry}")) || text == *entry
+        } else {
+            names.last().is_some_and(|name| wildcard(entry, name))
+        }
+    })
+}
+
+fn wildcard(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => name.len() >= head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail),
+    }
+}
+
+/// The lists as markdown, for docs/policy.md.
+pub fn markdown() -> String {
+    let show = |l: &[&str]| l.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ");
+    format!(
+        "Secrets (never read by the read-only set; a read rule may allow them): {}.\n\nProtected (no edit rule allows writing them; a folder entry covers everything under it): {}.\n",
+        show(SECRETS),
+        show(PROTECTED)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_and_protected_paths_are_found_by_folder_or_name() {
+        let secret = |p: &str| under(Path::new(p), SECRETS);
+        assert_eq!(secret("/home/a/.ssh/id_rsa"), Some(".ssh/"));
+        assert_eq!(secret("/home/a/.ssh"), Some(".ssh/"));
+        assert_eq!(secret("app/.env.local"), Some(".env.*"));
+        assert_eq!(secret(".env"), Some(".env"));
+        assert_eq!(secret("certs/server.pem"), Some("*.pem"));
+        assert_eq!(secret("/home/a/.kube/config"), Some(".kube/config"));
+        assert_eq!(secret("src/environment.rs"), None);
+        assert_eq!(secret("keys.rs"), None);
+        let protected = |p: &str| under(Path::new(p), PROTECTED);
+        assert_eq!(protected("/p/.git/hooks/pre-commit"), Some(".git/"));
+        assert_eq!(protected("/p/.envrc"), Some(".envrc"));
+        assert_eq!(protected("/p/src/main.rs"), None);
+        assert_eq!(protected("/p/.github/workflows/ci.yml"), None);
+    }
+}

@@ -1,0 +1,255 @@
+//! Bash judges the policy. Every command the policy allows (from the corpus of
+//! attacks in `tests/judge/corpus.txt` and from commands generated out of the
+//! read-only set's own grammars) is run by real bash in a throwaway bubblewrap
+//! sandbox (a copy of a small project, a home of its own, no network) under `strace
+//! -f`, with traps planted for what a command must never reach: a git directory and a
+//! home `.gitconfig` whose `core.fsmonitor`, `core.pager` and `diff.external` name a
+//! marker program, a `BASH_ENV` file, an `.envrc`. The trace must show nothing the
+//! rules do not allow: every program executed is one the policy judged, with the
+//! words it judged (a wrapper runs the command it was read through to); every file
+//! opened for writing, created, removed, renamed or touched is inside the edit rule
+//! (`src/**`) or is `/dev/null` or the terminal; no socket is connected; the clock is
+//! not set. A difference fails and names the command and the system call.
+//!
+//! It needs `bwrap` and `strace` (Debian's bubblewrap and strace, which `make test`
+//! installs), so it runs with `--features sandbox-tests`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use user_questions::policy::shell::{self, Part, Run, Word};
+use user_questions::policy::{Action, Kind, Policy, Verdict};
+
+#[path = "judge/generate.rs"]
+mod generate;
+#[path = "judge/trace.rs"]
+mod trace;
+
+/// The person's rules the attacks are aimed at.
+const RULES: &str = r#"
+[[allow]]
+read-only = true
+[[allow]]
+command = "cargo test"
+[[allow]]
+command = "npm test"
+[[allow]]
+edit = "src/**"
+[[deny]]
+command = "git push"
+reason = "pushing is the person's"
+"#;
+
+/// How many commands the generator writes; `JUDGE_GENERATED` sets another count.
+const GENERATED: usize = 1500;
+
+struct Sandbox {
+    root: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        let r = root.path();
+        let template = r.join("template");
+        let trap = r.join("trap");
+        std::fs::create_dir_all(&trap).unwrap();
+        let marker = trap.join("marker");
+        std::fs::write(&marker, "#!/bin/sh\nexit 0\n").unwrap();
+        chmod_x(&marker);
+        let bin = r.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        // What the person's own rules allow stands in for itself: cargo and npm.
+        for stand_in in ["cargo", "npm"] {
+            std::fs::write(bin.join(stand_in), "#!/bin/sh\nexit 0\n").unwrap();
+            chmod_x(&bin.join(stand_in));
+        }
+        let p = template.join("p");
+        for (file, text) in [
+            ("src/main.rs", "fn main() {}\n"),
+            ("src/lib.rs", "pub fn a() {}\n"),
+            ("README.md", "# p\nhello\nworld\n"),
+            ("data.txt", "b\na\nc\na\n"),
+            (".env", "KEY=secret\n"),
+            (".envrc", &format!("{}\n", marker.display())),
+            ("bashenv", &format!("{}\n", marker.display())),
+            ("evil-git/HEAD", "ref: refs/heads/main\n"),
+            ("evil-git/config", &hostile_git_config(&marker)),
+            (".gitconfig", &hostile_git_config(&marker)),
+            (".config/git/config", &hostile_git_config(&marker)),
+        ] {
+            let path = p.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        std::fs::create_dir_all(p.join("evil-git/objects")).unwrap();
+        std::fs::create_dir_all(p.join("evil-git/refs")).unwrap();
+        let git = |args: &[&str]| {
+            let out = Command::new("git")
+                .args(args)
+                .current_dir(&p)
+                .env("HOME", r)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        git(&["init", "-q", "-b", "main"]);
+        git(&["-c", "user.name=p", "-c", "user.email=p@p", "add", "src", "README.md", "data.txt"]);
+        git(&["-c", "user.name=p", "-c", "user.email=p@p", "commit", "-q", "-m", "one"]);
+        let home = template.join("home");
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::write(home.join(".ssh/id_rsa"), "PRIVATE\n").unwrap();
+        std::fs::write(home.join(".gitconfig"), "[user]\n\tname = p\n").unwrap();
+        Sandbox { root }
+    }
+
+    fn project_template(&self) -> PathBuf {
+        self.root.path().join("template/p")
+    }
+
+    /// Runs `command` with bash in a fresh copy of the project; the trace of every
+    /// process, by pid.
+    fn run(&self, n: usize, command: &str) -> (PathBuf, BTreeMap<String, String>) {
+        let r = self.root.path();
+        let run = r.join(format!("run{n}"));
+        let status = Command::new("cp").arg("-a").arg(r.join("template")).arg(&run).status().unwrap();
+        assert!(status.success());
+        let out = run.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        let project = self.project_template();
+        let home = r.join("template/home");
+        let path = format!("{}:/usr/local/bin:/usr/bin:/bin", r.join("bin").display());
+        let status = Command::new("timeout")
+            .arg("20")
+            .arg("bwrap")
+            .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"])
+            .args(["--tmpfs", "/home", "--tmpfs", "/root", "--unshare-net", "--unshare-ipc", "--die-with-parent"])
+            .arg("--bind")
+            .arg(run.join("p"))
+            .arg(&project)
+            .arg("--bind")
+            .arg(run.join("home"))
+            .arg(&home)
+            .arg("--bind")
+            .arg(&out)
+            .arg(&out)
+            .arg("--ro-bind")
+            .arg(r.join("trap"))
+            .arg(r.join("trap"))
+            .arg("--ro-bind")
+            .arg(r.join("bin"))
+            .arg(r.join("bin"))
+            .arg("--chdir")
+            .arg(&project)
+            .args(["--setenv", "HOME"])
+            .arg(&home)
+            .args(["--setenv", "PATH", &path, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "BASH_ENV"])
+            .args(["strace", "-f", "-ff", "-qq", "-v", "-y", "-s", "65536", "-e"])
+            .arg(trace::SYSCALLS)
+            .arg("-o")
+            .arg(out.join("t"))
+            .args(["bash", "-c", command])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let _ = status;
+        let mut traces = BTreeMap::new();
+        for entry in std::fs::read_dir(&out).unwrap().flatten() {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            traces.insert(entry.file_name().to_string_lossy().into_owned(), text);
+        }
+        let _ = std::fs::remove_dir_all(&run);
+        (project, traces)
+    }
+}
+
+fn hostile_git_config(marker: &Path) -> String {
+    let m = marker.display();
+    format!("[core]\n\tfsmonitor = {m}\n\tpager = {m}\n\tsshCommand = {m}\n[diff]\n\texternal = {m}\n[pager]\n\tlog = {m}\n")
+}
+
+fn chmod_x(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn require(program: &str) {
+    let found = Command::new("sh").arg("-c").arg(format!("command -v {program}")).output().unwrap();
+    assert!(found.status.success(), "the judge needs {program}: install it (make deps-test installs bubblewrap and strace)");
+}
+
+/// Every Run bash may execute for this command, as the policy read it.
+fn runs(command: &str) -> Vec<Run> {
+    shell::read(command)
+        .parts
+        .into_iter()
+        .filter_map(|p| match p {
+            Part::Run(run) => Some(run),
+            _ => None,
+        })
+        .collect()
+}
+
+fn corpus() -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge/corpus.txt")).unwrap();
+    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_owned).collect()
+}
+
+#[test]
+fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
+    require("bwrap");
+    require("strace");
+    let sandbox = Sandbox::new();
+    let project = sandbox.project_template();
+    let config = sandbox.root.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("rules.toml"), RULES).unwrap();
+    let policy = Policy::load(&config, Some(&project)).unwrap();
+    let count = std::env::var("JUDGE_GENERATED").ok().and_then(|n| n.parse().ok()).unwrap_or(GENERATED);
+    let mut commands = corpus();
+    let attacks = commands.len();
+    commands.extend(generate::commands(count, 0x5eed));
+    let mut allowed = 0;
+    let mut failures = Vec::new();
+    for (n, command) in commands.iter().enumerate() {
+        let action = Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
+        if policy.decide(&action).decision != Verdict::Allow {
+            continue;
+        }
+        allowed += 1;
+        let (project, traces) = sandbox.run(n, command);
+        let judged = runs(command);
+        let verdict = trace::Verdict { project: &project, bash: command, runs: &judged };
+        for (file, text) in &traces {
+            for finding in verdict.findings(text) {
+                failures.push(format!("{command:?} ({file}): {finding}"));
+            }
+        }
+    }
+    eprintln!(
+        "the judge: {} commands ({attacks} from the corpus, {} generated), {allowed} allowed and run by bash, {} findings",
+        commands.len(),
+        commands.len() - attacks,
+        failures.len()
+    );
+    assert!(allowed > 0, "nothing was allowed: the judge judged nothing");
+    assert!(failures.is_empty(), "bash did more than the rules allow:\n{}", failures.join("\n"));
+}
+
+/// Whether `argv` (what bash executed) is `run` (what the policy judged): a word
+/// known only when it runs stands for any words, none included; an open run takes
+/// any words after its own.
+pub fn fits(run: &Run, argv: &[String]) -> bool {
+    fn go(pattern: &[Word], argv: &[String], open: bool) -> bool {
+        match pattern.split_first() {
+            None => open || argv.is_empty(),
+            Some((Word::Literal(w), rest)) => argv.first().is_some_and(|a| a == w) && go(rest, &argv[1..], open),
+            Some((Word::Dynamic(_), rest)) => (0..=argv.len()).any(|k| go(rest, &argv[k..], open)),
+        }
+    }
+    go(&run.argv, argv, run.open)
+}

@@ -1,0 +1,185 @@
+//! What bash did, read from `strace -f -y -v` output, against what the policy judged.
+
+use std::path::Path;
+
+use user_questions::policy::shell::Run;
+
+/// The system calls traced: programs run, files opened, made, removed, renamed or
+/// touched, sockets connected, the clock set.
+pub const SYSCALLS: &str = "trace=execve,execveat,open,openat,openat2,creat,truncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,chmod,fchmodat,utimensat,utimes,utime,mknod,mknodat,connect,clock_settime,settimeofday,clock_adjtime";
+
+/// Programs that run the command they were read through to.
+const WRAPPERS: &[&str] =
+    &["env", "timeout", "nice", "nohup", "stdbuf", "ionice", "setsid", "chrt", "taskset", "time", "xargs", "command"];
+const SHELLS: &[&str] = &["sh", "bash", "dash"];
+
+pub struct Verdict<'a> {
+    pub project: &'a Path,
+    /// The command bash was given.
+    pub bash: &'a str,
+    pub runs: &'a [Run],
+}
+
+impl Verdict<'_> {
+    /// Each thing in one process's trace that the rules do not allow.
+    pub fn findings(&self, trace: &str) -> Vec<String> {
+        trace.lines().filter_map(|line| self.finding(line)).collect()
+    }
+
+    fn finding(&self, line: &str) -> Option<String> {
+        let (call, rest) = line.split_once('(')?;
+        let ok = succeeded(line);
+        match call {
+            "execve" | "execveat" if ok => {
+                let argv = strings(rest.split_once("[")?.1);
+                self.executed(&argv).then_some(()).is_none().then(|| format!("{call} {argv:?} was not judged"))
+            }
+            "clock_settime" | "settimeofday" | "clock_adjtime" => Some(format!("{call}: the clock")),
+            "connect" => {
+                let local = rest.contains("nscd") || rest.contains("/run/systemd/userdb");
+                (!local).then(|| format!("connect: {}", line.trim()))
+            }
+            "open" | "openat" | "openat2" | "creat" if ok => {
+                let writes = call == "creat" || ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"].iter().any(|f| rest.contains(f));
+                let path = returned_path(line)?;
+                (writes && !self.may_write(&path)).then(|| format!("{call} writes {path}"))
+            }
+            "execve" | "execveat" | "open" | "openat" | "openat2" | "creat" => None,
+            _ if ok => {
+                let path = first_path(rest)?;
+                (!self.may_write(&path)).then(|| format!("{call} changes {path}"))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether bash executing `argv` is what the policy judged.
+    fn executed(&self, argv: &[String]) -> bool {
+        if argv == ["bash", "-c", self.bash] {
+            return true;
+        }
+        let name = argv.first().map(|a| a.rsplit('/').next().unwrap_or(a)).unwrap_or_default();
+        let judged = |words: &[String]| self.runs.iter().any(|r| super::fits(r, words));
+        if judged(argv) {
+            return true;
+        }
+        if WRAPPERS.contains(&name) && (1..argv.len()).any(|k| judged(&argv[k..])) {
+            return true;
+        }
+        if SHELLS.contains(&name) {
+            // `sh -c PROGRAM`: its program was read, and its parts judged, where it stands.
+            if let Some(at) = argv.iter().position(|a| a == "-c" || (a.starts_with('-') && a.contains('c'))) {
+                return argv.get(at + 1).is_some_and(|p| self.bash.contains(p.as_str()));
+            }
+        }
+        if name == "find" {
+            let mut kept = Vec::new();
+            let mut it = argv.iter();
+            while let Some(a) = it.next() {
+                if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                    it.by_ref().find(|a| *a == ";" || *a == "+");
+                } else {
+                    kept.push(a.clone());
+                }
+            }
+            return judged(&kept);
+        }
+        false
+    }
+
+    /// Whether the edit rule (`src/**`) allows changing `path`, or it keeps nothing.
+    fn may_write(&self, path: &str) -> bool {
+        let src = self.project.join("src");
+        Path::new(path).starts_with(&src)
+            || matches!(path, "/dev/null" | "/dev/tty")
+            || path.starts_with("/dev/pts/")
+            || path.starts_with("pipe:")
+            || path.starts_with("/tmp/sh-thd")
+    }
+}
+
+/// Whether the call returned without an error.
+fn succeeded(line: &str) -> bool {
+    line.rsplit_once(") = ").is_some_and(|(_, ret)| !ret.starts_with('-') && !ret.starts_with('?'))
+}
+
+/// The path of the descriptor a call returned, as `-y` shows it: `= 3</path>`.
+fn returned_path(line: &str) -> Option<String> {
+    let (_, ret) = line.rsplit_once(") = ")?;
+    let start = ret.find('<')?;
+    Some(unescape(ret[start + 1..].trim_end().strip_suffix('>')?))
+}
+
+/// The file a path call acts on: its first string, against the folder `-y` shows
+/// beside it (`AT_FDCWD</p>, "x"`), or a descriptor's own path (`3</p/x>, NULL`).
+fn first_path(args: &str) -> Option<String> {
+    let strings = strings(args);
+    let folder = args.find('<').and_then(|s| args[s + 1..].find('>').map(|e| args[s + 1..s + 1 + e].to_owned()));
+    match (strings.first(), folder) {
+        (Some(p), _) if p.starts_with('/') => Some(p.clone()),
+        (Some(p), Some(dir)) => Some(format!("{dir}/{p}")),
+        (Some(p), None) => Some(p.clone()),
+        (None, Some(dir)) => Some(dir),
+        (None, None) => None,
+    }
+}
+
+/// The quoted strings in `text`, up to its first `]` outside quotes, unescaped.
+fn strings(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ']' | ')' => break,
+            '"' => {
+                let mut s = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            s.push('\\');
+                            s.extend(chars.next());
+                        }
+                        '"' => break,
+                        c => s.push(c),
+                    }
+                }
+                out.push(unescape(&s));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// strace's C escapes undone.
+fn unescape(s: &str) -> String {
+    let mut out = Vec::new();
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && i + 1 < bytes.len() {
+            let c = bytes[i + 1];
+            i += 2;
+            match c {
+                b'n' => out.push(b'\n'),
+                b't' => out.push(b'\t'),
+                b'r' => out.push(b'\r'),
+                b'v' => out.push(11),
+                b'f' => out.push(12),
+                b'0'..=b'7' => {
+                    let mut v = u32::from(c - b'0');
+                    while i < bytes.len() && (b'0'..=b'7').contains(&bytes[i]) && v < 32 {
+                        v = v * 8 + u32::from(bytes[i] - b'0');
+                        i += 1;
+                    }
+                    out.push(v as u8);
+                }
+                other => out.push(other),
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
