@@ -9,10 +9,10 @@ APT_BUILD := build-essential pkg-config curl python3-venv python3-pip libssl-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev libdbus-1-dev
 APT_CHECK := nodejs npm
 # What the Python tests start themselves: a real sshd on a loopback port (userq ssh).
-APT_TEST := openssh-server openssh-client nats-server openssl
+APT_TEST := openssh-server openssh-client nats-server openssl strace bubblewrap
 APT_E2E := xvfb dbus dbus-x11 dunst webkit2gtk-driver imagemagick x11-utils xdotool fonts-noto-cjk
 
-.PHONY: fuzz test-fuzz run test check deps-build deps-test deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
+.PHONY: fuzz test-fuzz run test check test-judge deps-build deps-test deps-e2e build-tests test-rust test-system test-python test-e2e bench bindings \
   release package test-package install uninstall
 
 ## Start the desktop app (tray, notifications, the question window, the socket).
@@ -74,7 +74,7 @@ test-package: package
 
 ## Every test: the core and socket in Rust, the CLI and MCP through real clients,
 ## the desktop app end to end under Xvfb, and the reader of shell commands fuzzed.
-test: deps-build deps-e2e check test-rust test-system test-python test-e2e test-fuzz
+test: deps-build deps-e2e check test-rust test-system test-judge test-python test-e2e test-fuzz
 
 ## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
 ## checked by the TypeScript compiler (JSDoc types, strict, no emit) against the shapes
@@ -164,6 +164,12 @@ test-rust: build-tests
 test-system: deps-build
 	cargo test --features system-tests --test foreign \
 	  $(if $(SUDO),--config 'target.$(TRIPLE).runner="sudo"')
+
+## Bash judges the policy: every command it allows, from the corpus of attacks and
+## from commands generated out of the read-only set's grammars, run in bubblewrap
+## under strace; what bash did must be what the rules allow (tests/judge.rs).
+test-judge: deps-test
+	cargo test --features sandbox-tests --test judge -- --nocapture
 
 deps-test:
 	@missing=$$(for p in $(APT_TEST); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -302,7 +302,7 @@ mod tests {
             "c''at a > b.txt",
             "\\make lint && npm run test:unit",
             "timeout 5 make build",
-            "FOO=1 make deploy | tee log.txt",
+            "LANG=C make deploy | tee log.txt",
             "git -C sub status && git push origin main",
             "find . -name x -exec rm {} +",
             "echo \"$(date)\" >> notes.txt",

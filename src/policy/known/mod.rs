@@ -29,6 +29,9 @@ pub enum Check {
     /// `find`: its own expression grammar ([`ReadOnly::grammar`]'s long names are
     /// its primaries).
     Find,
+    /// `lsof`: a word starting with `+` is an option (`+M` asks the portmapper), and
+    /// none is declared.
+    NoPlus,
     /// `test` and `[`: no `-v` or `-R`, which evaluate a name's subscript.
     Test,
     /// `git`: global options, then a reading subcommand ([`git::GIT`]).
@@ -114,6 +117,10 @@ pub fn judge(run: &Run) -> Judgement {
             _ => None,
         }) {
             Some(o) => excluded(o, "sets the clock: only +FORMAT only reads it"),
+            None => Judgement::ReadOnly,
+        },
+        Check::NoPlus => match words.iter().find(|w| w.starts_with('+')) {
+            Some(w) => excluded(w, "is not an option it is known to only read with"),
             None => Judgement::ReadOnly,
         },
         Check::Test => match words.iter().find(|w| matches!(**w, "-v" | "-R")) {
@@ -250,6 +257,9 @@ pub fn markdown() -> String {
             out.push_str(&format!("| `{program} {}` | {} |\n", sub.path.join(" "), row(&sub.grammar, Check::None)));
         }
     }
+    let harmless: Vec<String> = super::shell::HARMLESS.iter().map(|v| format!("`{v}`")).collect();
+    out.push_str(&format!("\nVariables that may be set: {}.\n\n", harmless.join(", ")));
+    out.push_str(&sensitive::markdown());
     out
 }
 
@@ -271,6 +281,7 @@ fn row(g: &Grammar, check: Check) -> String {
         (Check::Date, _) => "`+FORMAT` only".to_owned(),
         (Check::Sed, _) => "`-n` required; a script of `p`, `=`, `l`, `q`, `d`, `n`, `s///` (flags `g`, `p`, `I`, a number)".to_owned(),
         (Check::Test, _) => "no `-v`, `-R`".to_owned(),
+        (Check::NoPlus, _) => "none starting with `+`".to_owned(),
         (_, Some(n)) => format!("at most {n}"),
         (_, None) => "any".to_owned(),
     };

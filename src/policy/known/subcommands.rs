@@ -2,7 +2,7 @@
 //! git runs only on the repository found from the folder: `-C` only into a folder
 //! below it, never `--git-dir` or `--work-tree` (not in the global grammar).
 
-use super::git::{COMPOSE_GLOBAL, DOCKER, DOCKER_GLOBAL, GIT, GIT_GLOBAL};
+use super::git::{DOCKER, DOCKER_GLOBAL, GIT, GIT_GLOBAL};
 use super::grammar::{Arg, Grammar};
 use super::{misfit_judgement, Judgement, Sub};
 
@@ -35,16 +35,6 @@ pub fn docker(words: &[&str]) -> Judgement {
         Ok(split) => split,
         Err(judgement) => return judgement,
     };
-    if rest.first() == Some(&"compose") {
-        let (_, after) = match split_globals(&COMPOSE_GLOBAL, &rest[1..]) {
-            Ok(split) => split,
-            Err(judgement) => return judgement,
-        };
-        let mut path = vec!["compose"];
-        path.extend(after.iter().take(1));
-        let sub: Vec<&str> = path.into_iter().chain(after.iter().skip(1).copied()).collect();
-        return subcommand("docker", DOCKER, &sub);
-    }
     subcommand("docker", DOCKER, rest)
 }
 
@@ -58,6 +48,10 @@ fn split_globals<'a, 'w>(global: &Grammar, words: &'a [&'w str]) -> Result<(Vec<
 
 /// The longest declared subcommand the words start with, and its words by its grammar.
 fn subcommand(program: &str, subs: &[Sub], words: &[&str]) -> Judgement {
+    // `%G…` and `%(signature)` in a format run gpg.
+    if let Some(w) = words.iter().find(|w| w.contains("%G") || w.contains("%(signature")) {
+        return Judgement::Excluded { word: (*w).to_owned(), why: "runs gpg to check signatures" };
+    }
     let found = subs
         .iter()
         .filter(|s| words.len() >= s.path.len() && words[..s.path.len()] == *s.path)
