@@ -126,6 +126,7 @@ impl Sandbox {
             .arg("bwrap")
             .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"])
             .args(["--tmpfs", "/home", "--tmpfs", "/root", "--unshare-net", "--unshare-ipc", "--die-with-parent"])
+            .args(["--cap-drop", "ALL"])
             .arg("--bind")
             .arg(run.join("p"))
             .arg(&project)
@@ -179,7 +180,10 @@ fn chmod_x(path: &Path) {
 
 fn require(program: &str) {
     let found = Command::new("sh").arg("-c").arg(format!("command -v {program}")).output().unwrap();
-    assert!(found.status.success(), "the judge needs {program}: install it (make deps-test installs bubblewrap and strace)");
+    assert!(
+        found.status.success(),
+        "the judge needs {program}: install it (make deps-test installs bubblewrap and strace)"
+    );
 }
 
 /// Every Run bash may execute for this command, as the policy read it.
@@ -210,20 +214,23 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
     std::fs::write(config.join("rules.toml"), RULES).unwrap();
     let policy = Policy::load(&config, Some(&project)).unwrap();
     let count = std::env::var("JUDGE_GENERATED").ok().and_then(|n| n.parse().ok()).unwrap_or(GENERATED);
+    let seed = std::env::var("JUDGE_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x5eed);
     let mut commands = corpus();
     let attacks = commands.len();
-    commands.extend(generate::commands(count, 0x5eed));
+    commands.extend(generate::commands(count, seed));
     let mut allowed = 0;
     let mut failures = Vec::new();
     for (n, command) in commands.iter().enumerate() {
-        let action = Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
+        let action =
+            Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
         if policy.decide(&action).decision != Verdict::Allow {
             continue;
         }
         allowed += 1;
         let (project, traces) = sandbox.run(n, command);
         let judged = runs(command);
-        let verdict = trace::Verdict { project: &project, bash: command, runs: &judged };
+        let home = sandbox.root.path().join("template/home");
+        let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
         for (file, text) in &traces {
             for finding in verdict.findings(text) {
                 failures.push(format!("{command:?} ({file}): {finding}"));
@@ -243,13 +250,49 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
 /// Whether `argv` (what bash executed) is `run` (what the policy judged): a word
 /// known only when it runs stands for any words, none included; an open run takes
 /// any words after its own.
-pub fn fits(run: &Run, argv: &[String]) -> bool {
-    fn go(pattern: &[Word], argv: &[String], open: bool) -> bool {
+#[test]
+fn the_judge_sees_what_bash_does_beyond_the_reading() {
+    require("bwrap");
+    require("strace");
+    let sandbox = Sandbox::new();
+    let home = sandbox.root.path().join("template/home");
+    // Each is read as less than it does, as a policy that erred would: the judge must
+    // name the difference.
+    let cases = [
+        ("HOME=. git status", "git status", "execve"),
+        ("echo x > F", "echo x", "writes"),
+        ("X=/dev/tcp/127.0.0.1/80; cat < $X", "cat", "connect"),
+        ("sort -o F data.txt", "sort data.txt", "writes"),
+        ("date -s 2020-01-01", "date", "clock"),
+        ("touch src/../F", "touch src/x", "execve"),
+        ("cat data.txt | xargs touch", "cat data.txt", "execve"),
+    ];
+    for (n, (command, read_as, expected)) in cases.into_iter().enumerate() {
+        let (project, traces) = sandbox.run(1000 + n, command);
+        let judged = runs(read_as);
+        let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
+        let findings: Vec<String> = traces.values().flat_map(|t| verdict.findings(t)).collect();
+        assert!(
+            findings.iter().any(|f| f.contains(expected)),
+            "{command}: expected a finding of {expected}, got {findings:?}"
+        );
+    }
+}
+
+/// A leading `~` is the sandbox's home, as bash expands it.
+pub fn fits(run: &Run, argv: &[String], home: &Path) -> bool {
+    fn go(pattern: &[Word], argv: &[String], open: bool, home: &str) -> bool {
         match pattern.split_first() {
             None => open || argv.is_empty(),
-            Some((Word::Literal(w), rest)) => argv.first().is_some_and(|a| a == w) && go(rest, &argv[1..], open),
-            Some((Word::Dynamic(_), rest)) => (0..=argv.len()).any(|k| go(rest, &argv[k..], open)),
+            Some((Word::Literal(w), rest)) => {
+                let expanded = match w.strip_prefix('~') {
+                    Some(tail) if tail.is_empty() || tail.starts_with('/') => format!("{home}{tail}"),
+                    _ => w.clone(),
+                };
+                argv.first().is_some_and(|a| *a == expanded) && go(rest, &argv[1..], open, home)
+            }
+            Some((Word::Dynamic(_), rest)) => (0..=argv.len()).any(|k| go(rest, &argv[k..], open, home)),
         }
     }
-    go(&run.argv, argv, run.open)
+    go(&run.argv, argv, run.open, &home.display().to_string())
 }

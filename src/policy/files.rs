@@ -44,7 +44,10 @@ impl File {
     pub fn holds(&self, glob: &str, rule: &Rule, cwd: Option<&Path>) -> bool {
         let base = rule.scope.project.as_deref().or(cwd);
         let as_written = by_names(&joined(glob, base));
-        let fixed: PathBuf = as_written.components().take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '['])).collect();
+        let fixed: PathBuf = as_written
+            .components()
+            .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+            .collect();
         [&self.written, &self.found].iter().any(|f| fixed.starts_with(f) && fixed != **f)
     }
 }

@@ -312,7 +312,9 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             let file = files::File::at(path, cwd);
             match read_only {
-                Some(rule) if !file.is(sensitive::SECRETS) => judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule))),
+                Some(rule) if !file.is(sensitive::SECRETS) => {
+                    judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule)))
+                }
                 _ => judged(part, Verdict::Ask, By::NoRule),
             }
         }
@@ -377,7 +379,9 @@ fn holds_kept_back(word: &str, rules: &[&Rule], cwd: Option<&Path>) -> bool {
 fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Judged {
     let file = files::File::at(path, cwd);
     if edit && file.is(sensitive::PROTECTED) {
-        let fitting = rules.iter().filter(|r| r.verdict != Verdict::Allow && matches!(&r.what, What::Edit(g) if file.fits(g, r, cwd)));
+        let fitting = rules
+            .iter()
+            .filter(|r| r.verdict != Verdict::Allow && matches!(&r.what, What::Edit(g) if file.fits(g, r, cwd)));
         return judged_by(path.to_owned(), "write", fitting);
     }
     let fitting = rules.iter().filter(|r| match &r.what {

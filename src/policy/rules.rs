@@ -386,7 +386,19 @@ fn git_without_globals(run: &Run) -> Option<Run> {
         return None;
     }
     // Git's global options that take the next word as their value.
-    const VALUED: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--attr-source", "--shallow-file", "--list-cmds"];
+    const VALUED: &[&str] = &[
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--config-env",
+        "--super-prefix",
+        "--exec-path",
+        "--attr-source",
+        "--shallow-file",
+        "--list-cmds",
+    ];
     let mut i = 1;
     while let Some(w) = run.argv.get(i) {
         match w.literal() {

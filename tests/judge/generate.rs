@@ -31,29 +31,108 @@ impl Rng {
 
 /// Operands: files in the project, its secrets, traps, and words that may expand.
 const OPERANDS: &[&str] = &[
-    "README.md", "data.txt", "src", "src/main.rs", ".", "-", "F", "src/x", "~/.ssh/id_rsa", ".env", "'$(touch F)'",
-    "*.txt", "src/*", "{a,-o}", "\"$X\"", "$X", "~", "..", "/etc/hostname", "--", "+%s", "0101000000", "'w F'", "p",
-    "1p", "'s/a/b/w F'", "'1e touch F'", "HEAD", "main", "stash@{0}", "-- src",
+    "README.md",
+    "data.txt",
+    "src",
+    "src/main.rs",
+    ".",
+    "-",
+    "F",
+    "src/x",
+    "~/.ssh/id_rsa",
+    ".env",
+    "'$(touch F)'",
+    "*.txt",
+    "src/*",
+    "{a,-o}",
+    "\"$X\"",
+    "$X",
+    "~",
+    "..",
+    "/etc/hostname",
+    "--",
+    "+%s",
+    "0101000000",
+    "'w F'",
+    "p",
+    "1p",
+    "'s/a/b/w F'",
+    "'1e touch F'",
+    "HEAD",
+    "main",
+    "stash@{0}",
+    "-- src",
 ];
 
 /// Options left out of every grammar, and other words that must never run unasked.
 const HOSTILE: &[&str] = &[
-    "-o F", "--output=F", "--out=F", "-delete", "-exec touch F ;", "-i", "-fprint F", "--pre=touch", "-s 2020-01-01",
-    "--set=2020-01-01", "-HR", "-C F", "--compress-program=touch", "-e 'w F'", "-z", "--ext-diff", "-O touch",
-    "--git-dir=evil-git", "-c core.pager=touch", "--rcfile", "-v", "-eaF",
+    "-o F",
+    "--output=F",
+    "--out=F",
+    "-delete",
+    "-exec touch F ;",
+    "-i",
+    "-fprint F",
+    "--pre=touch",
+    "-s 2020-01-01",
+    "--set=2020-01-01",
+    "-HR",
+    "-C F",
+    "--compress-program=touch",
+    "-e 'w F'",
+    "-z",
+    "--ext-diff",
+    "-O touch",
+    "--git-dir=evil-git",
+    "-c core.pager=touch",
+    "--rcfile",
+    "-v",
+    "-eaF",
 ];
 
 /// What goes before a command.
 const PREFIXES: &[&str] = &[
-    "", "", "", "LANG=C ", "HOME=. ", "GIT_DIR=evil-git ", "XDG_CONFIG_HOME=.config ", "BASH_ENV=bashenv ",
-    "env ", "env -i ", "timeout 5 ", "nice -n 1 ", "nohup ", "command ", "time ", "stdbuf -o0 ", "env -C src ",
-    "cd src && ", "cd .. && ", "x=1; ", "export X=F; ",
+    "",
+    "",
+    "",
+    "LANG=C ",
+    "HOME=. ",
+    "GIT_DIR=evil-git ",
+    "XDG_CONFIG_HOME=.config ",
+    "BASH_ENV=bashenv ",
+    "env ",
+    "env -i ",
+    "timeout 5 ",
+    "nice -n 1 ",
+    "nohup ",
+    "command ",
+    "time ",
+    "stdbuf -o0 ",
+    "env -C src ",
+    "cd src && ",
+    "cd .. && ",
+    "x=1; ",
+    "export X=F; ",
 ];
 
 /// What comes after one.
 const SUFFIXES: &[&str] = &[
-    "", "", "", " > F", " > src/out", " 2>/dev/null", " >> src/log", " < data.txt", " < .env", " | xargs cat",
-    " | xargs -I{} sh -c {}", " | head -n 2", " >& F", " | sort -o F", " && touch F", " | tee src/t",
+    "",
+    "",
+    "",
+    " > F",
+    " > src/out",
+    " 2>/dev/null",
+    " >> src/log",
+    " < data.txt",
+    " < .env",
+    " | xargs cat",
+    " | xargs -I{} sh -c {}",
+    " | head -n 2",
+    " >& F",
+    " | sort -o F",
+    " && touch F",
+    " | tee src/t",
 ];
 
 /// One command from the read-only set, with options from its grammar and beyond.
@@ -64,7 +143,9 @@ fn one(rng: &mut Rng) -> String {
     for _ in 0..rng.below(4) {
         let word = match rng.below(6) {
             0 if !g.flags.is_empty() => {
-                let letters: String = (0..1 + rng.below(3)).map(|_| g.flags.chars().nth(rng.below(g.flags.chars().count())).unwrap()).collect();
+                let letters: String = (0..1 + rng.below(3))
+                    .map(|_| g.flags.chars().nth(rng.below(g.flags.chars().count())).unwrap())
+                    .collect();
                 format!("-{letters}")
             }
             1 if !g.valued.is_empty() => {

@@ -13,8 +13,17 @@ const WRAPPERS: &[&str] =
     &["env", "timeout", "nice", "nohup", "stdbuf", "ionice", "setsid", "chrt", "taskset", "time", "xargs", "command"];
 const SHELLS: &[&str] = &["sh", "bash", "dash"];
 
+/// Scripts that run another program with words of their own first: Debian's `egrep`
+/// is `exec grep -E "$@"`.
+const ALIASES: &[(&str, &[&str])] = &[("egrep", &["grep", "-E"]), ("fgrep", &["grep", "-F"])];
+
+/// Programs that keep scratch files of their own in `$TMPDIR` (`tac` reading a pipe,
+/// `sort` a large input), named after themselves.
+const SCRATCH: &[&str] = &["tac", "sort"];
+
 pub struct Verdict<'a> {
     pub project: &'a Path,
+    pub home: &'a Path,
     /// The command bash was given.
     pub bash: &'a str,
     pub runs: &'a [Run],
@@ -23,10 +32,19 @@ pub struct Verdict<'a> {
 impl Verdict<'_> {
     /// Each thing in one process's trace that the rules do not allow.
     pub fn findings(&self, trace: &str) -> Vec<String> {
-        trace.lines().filter_map(|line| self.finding(line)).collect()
+        let mut program = String::new();
+        let mut found = Vec::new();
+        for line in trace.lines() {
+            if line.starts_with("execve(") && succeeded(line) {
+                program = strings(line.split_once('[').map_or("", |(_, r)| r)).first().cloned().unwrap_or_default();
+                program = program.rsplit('/').next().unwrap_or_default().to_owned();
+            }
+            found.extend(self.finding(line, &program));
+        }
+        found
     }
 
-    fn finding(&self, line: &str) -> Option<String> {
+    fn finding(&self, line: &str, program: &str) -> Option<String> {
         let (call, rest) = line.split_once('(')?;
         let ok = succeeded(line);
         match call {
@@ -40,14 +58,15 @@ impl Verdict<'_> {
                 (!local).then(|| format!("connect: {}", line.trim()))
             }
             "open" | "openat" | "openat2" | "creat" if ok => {
-                let writes = call == "creat" || ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"].iter().any(|f| rest.contains(f));
+                let writes = call == "creat"
+                    || ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"].iter().any(|f| rest.contains(f));
                 let path = returned_path(line)?;
-                (writes && !self.may_write(&path)).then(|| format!("{call} writes {path}"))
+                (writes && !self.may_write(&path, program)).then(|| format!("{call} writes {path}"))
             }
             "execve" | "execveat" | "open" | "openat" | "openat2" | "creat" => None,
             _ if ok => {
                 let path = first_path(rest)?;
-                (!self.may_write(&path)).then(|| format!("{call} changes {path}"))
+                (!self.may_write(&path, program)).then(|| format!("{call} changes {path}"))
             }
             _ => None,
         }
@@ -59,9 +78,18 @@ impl Verdict<'_> {
             return true;
         }
         let name = argv.first().map(|a| a.rsplit('/').next().unwrap_or(a)).unwrap_or_default();
-        let judged = |words: &[String]| self.runs.iter().any(|r| super::fits(r, words));
+        let judged = |words: &[String]| self.runs.iter().any(|r| super::fits(r, words, self.home));
         if judged(argv) {
             return true;
+        }
+        for (alias, runs) in ALIASES {
+            if argv.len() >= runs.len() && argv[..runs.len()] == **runs {
+                let mut as_alias = vec![(*alias).to_owned()];
+                as_alias.extend(argv[runs.len()..].iter().cloned());
+                if judged(&as_alias) {
+                    return true;
+                }
+            }
         }
         if WRAPPERS.contains(&name) && (1..argv.len()).any(|k| judged(&argv[k..])) {
             return true;
@@ -69,7 +97,10 @@ impl Verdict<'_> {
         if SHELLS.contains(&name) {
             // `sh -c PROGRAM`: its program was read, and its parts judged, where it stands.
             if let Some(at) = argv.iter().position(|a| a == "-c" || (a.starts_with('-') && a.contains('c'))) {
-                return argv.get(at + 1).is_some_and(|p| self.bash.contains(p.as_str()));
+                let same = |a: &Run, b: &Run| a.argv == b.argv && a.open == b.open;
+                return argv.get(at + 1).is_some_and(|p| {
+                    p == self.bash || super::runs(p).iter().all(|inner| self.runs.iter().any(|r| same(r, inner)))
+                });
             }
         }
         if name == "find" {
@@ -87,10 +118,16 @@ impl Verdict<'_> {
         false
     }
 
-    /// Whether the edit rule (`src/**`) allows changing `path`, or it keeps nothing.
-    fn may_write(&self, path: &str) -> bool {
+    /// Whether the edit rule (`src/**`) allows `program` changing `path`, or it keeps
+    /// nothing: git's index (a cache of file times, locked and renamed into place by
+    /// `git status`), a program's own scratch file.
+    fn may_write(&self, path: &str, program: &str) -> bool {
         let src = self.project.join("src");
+        let git = self.project.join(".git");
+        let scratch = SCRATCH.contains(&program) && path.starts_with(&format!("/tmp/{program}"));
         Path::new(path).starts_with(&src)
+            || scratch
+            || (program == "git" && [git.join("index"), git.join("index.lock")].iter().any(|p| Path::new(path) == p))
             || matches!(path, "/dev/null" | "/dev/tty")
             || path.starts_with("/dev/pts/")
             || path.starts_with("pipe:")

@@ -75,21 +75,35 @@ const fn wrapper(flags: &'static str, valued: &'static str, long: &'static [&'st
 /// string into a command), `xargs --process-slot-var` (sets a variable), `time -o`
 /// (writes a file; bash's own `time` takes only `-p`).
 const WRAPPERS: &[(&str, Grammar)] = &[
-    (
-        "env",
-        wrapper(
-            "i0v",
-            "uC",
-            &["ignore-environment", "null", "unset=", "chdir=", "debug", "help", "version"],
-        ),
-    ),
+    ("env", wrapper("i0v", "uC", &["ignore-environment", "null", "unset=", "chdir=", "debug", "help", "version"])),
     ("timeout", wrapper("v", "sk", &["foreground", "kill-after=", "signal=", "preserve-status", "verbose"])),
     ("nice", wrapper("", "n", &["adjustment="])),
     ("nohup", wrapper("", "", &[])),
     ("stdbuf", wrapper("", "ioe", &["input=", "output=", "error="])),
     ("ionice", wrapper("t", "cn", &["class=", "classdata=", "ignore"])),
     ("setsid", wrapper("cfw", "", &["ctty", "fork", "wait"])),
-    ("chrt", wrapper("abdefiorRvm", "TPD", &["all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose", "max", "sched-runtime=", "sched-period=", "sched-deadline="])),
+    (
+        "chrt",
+        wrapper(
+            "abdefiorRvm",
+            "TPD",
+            &[
+                "all-tasks",
+                "batch",
+                "deadline",
+                "fifo",
+                "idle",
+                "other",
+                "rr",
+                "reset-on-fork",
+                "verbose",
+                "max",
+                "sched-runtime=",
+                "sched-period=",
+                "sched-deadline=",
+            ],
+        ),
+    ),
     ("taskset", wrapper("ac", "", &["all-tasks", "cpu-list"])),
     ("time", wrapper("p", "", &[])),
     ("command", wrapper("pvV", "", &[])),
@@ -220,10 +234,15 @@ fn wrapped(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: F
         }
         "xargs" => {
             // `-I R` puts each input where R stands in every word.
-            let replace = value("-I").flatten().or(value("--replace").map(|v| v.unwrap_or("{}")))
+            let replace = value("-I")
+                .flatten()
+                .or(value("--replace").map(|v| v.unwrap_or("{}")))
                 .or(value("-i").map(|v| v.unwrap_or("{}")));
             if let Some(r) = replace {
-                rest = rest.into_iter().map(|w| if w.shown().contains(r) { Word::Dynamic(w.shown().to_owned()) } else { w }).collect();
+                rest = rest
+                    .into_iter()
+                    .map(|w| if w.shown().contains(r) { Word::Dynamic(w.shown().to_owned()) } else { w })
+                    .collect();
             }
             if rest.is_empty() {
                 return push_run(reader, vec![Word::Literal("echo".into())], true, text);
@@ -296,7 +315,8 @@ const SHELL_OPTIONS: Grammar = Grammar {
     permute: false,
 };
 
-const SHELL_SETTINGS: &[&str] = &["errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber", "posix"];
+const SHELL_SETTINGS: &[&str] =
+    &["errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber", "posix"];
 
 /// `sh -c 'PROGRAM'` is read again as a command of its own; a shell with no program
 /// fed by a pipe is unreadable; `sh script.sh` is a program like any other.
@@ -304,8 +324,10 @@ fn shell(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: Fed
     let name = words[0].shown().rsplit('/').next().unwrap_or_default().to_owned();
     let known: Vec<&str> = words[1..].iter().map_while(Word::literal).collect();
     // `+o` and `+e` turn settings off: read as their `-` forms.
-    let turned: Vec<String> =
-        known.iter().map(|w| if w.len() > 1 && w.starts_with('+') { format!("-{}", &w[1..]) } else { (*w).to_owned() }).collect();
+    let turned: Vec<String> = known
+        .iter()
+        .map(|w| if w.len() > 1 && w.starts_with('+') { format!("-{}", &w[1..]) } else { (*w).to_owned() })
+        .collect();
     let turned: Vec<&str> = turned.iter().map(String::as_str).collect();
     let args = match SHELL_OPTIONS.parse(&turned) {
         Ok(args) => args,

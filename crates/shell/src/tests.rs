@@ -49,7 +49,10 @@ fn compound_bodies_are_read() {
     reads("for f in x y; do rm $f; done", &["unreadable evaluates", "run rm $$f"]);
     reads("while true; do sleep 1; done", &["run true", "run sleep 1"]);
     reads("case $x in a) b;; *) c;; esac", &["run b", "run c"]);
-    reads("for ((i=0; i<$(n); i++)); do :; done", &["unreadable evaluates", "unreadable changes-what-runs", "run n", "run :"]);
+    reads(
+        "for ((i=0; i<$(n); i++)); do :; done",
+        &["unreadable evaluates", "unreadable changes-what-runs", "run n", "run :"],
+    );
 }
 
 #[test]
@@ -212,4 +215,13 @@ fn an_attack_on_each_default_is_not_read_as_harmless() {
     reads("bash --rcfile /dev/stdin -ic true", &["unreadable runs-text"]);
     // The folder moves for a shell started after it.
     reads("cd OUT && bash -c 'echo > src/x'", &["run cd OUT", "run echo", "write $src/x"]);
+}
+
+#[test]
+fn words_the_parser_misplaces_are_not_read() {
+    // tree-sitter-bash 0.25 drops a lone `-` before a redirection and hangs the words
+    // after a redirection on it as more destinations; bash passes both to the program.
+    reads("groups - 2>/dev/null", &["unreadable syntax"]);
+    reads("sort data.txt 2>/dev/null -o F", &["run sort data.txt", "unreadable syntax"]);
+    reads("cat a 2>/dev/null", &["run cat a"]);
 }

@@ -50,7 +50,7 @@ pub fn read(src: &str, depth: usize, moved: bool) -> Reading {
         return Reading { parts: reader.parts };
     };
     let root = tree.root_node();
-    if root.has_error() || splits_a_word(root, src) {
+    if root.has_error() || splits_a_word(root, src) || drops_text(root, src) {
         reader.unreadable_text(src, Unreadable::Syntax);
     } else {
         reader.statement(root, Fed::No, depth);
@@ -75,6 +75,39 @@ fn splits_a_word(root: Node, src: &str) -> bool {
         loop {
             if !cursor.goto_parent() {
                 return false;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+}
+
+/// Whether the parser left text out of its tree: between two of its leaves stands
+/// something other than blanks and escaped line breaks. tree-sitter-bash 0.25 drops
+/// the lone `-` of `groups - 2>/dev/null`; bash passes it to the program.
+fn drops_text(root: Node, src: &str) -> bool {
+    let mut end = 0;
+    let mut cursor = root.walk();
+    let gap = |from: usize, to: usize| {
+        src.get(from..to).is_some_and(|g| g.replace("\\\n", "").chars().any(|c| !c.is_whitespace()))
+    };
+    loop {
+        let node = cursor.node();
+        if node.child_count() == 0 || matches!(node.kind(), "string_content" | "heredoc_body" | "comment") {
+            if node.start_byte() > end && gap(end, node.start_byte()) {
+                return true;
+            }
+            end = end.max(node.end_byte());
+            if cursor.goto_next_sibling() {
+                continue;
+            }
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                return gap(end, src.len());
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -193,6 +226,11 @@ impl Reader<'_> {
     /// A simple command: its assignments, its words, its redirections, and every
     /// substitution inside them.
     fn command(&mut self, node: Node, fed: Fed, depth: usize) {
+        if node.child_count() != node.named_child_count() {
+            // A token the grammar does not name (a lone `-` it dropped): bash passes
+            // it as a word; the parser lost it.
+            return self.unreadable(node, Unreadable::Syntax);
+        }
         let mut words = Vec::new();
         let mut assigned = Vec::new();
         let mut fed = fed;
@@ -269,6 +307,12 @@ impl Reader<'_> {
         match node.kind() {
             "file_redirect" => {
                 let op = operator(node, self.src);
+                let mut cursor = node.walk();
+                if node.children_by_field_name("destination", &mut cursor).count() > 1 {
+                    // Words after a redirection hung on it: bash passes them to the
+                    // program.
+                    return self.unreadable(node, Unreadable::Syntax);
+                }
                 let Some(dest) = node.child_by_field_name("destination") else { return };
                 self.search(dest, depth + 1);
                 let path = resolve(dest, self.src);
@@ -279,7 +323,8 @@ impl Reader<'_> {
                 // it runs, it may be either.
                 let writes = matches!(op.as_str(), ">" | ">>" | "&>" | "&>>" | ">|" | "<>")
                     || (op == ">&" && path.literal().is_none_or(|p| !is_fd(p)));
-                let reads = matches!(op.as_str(), "<" | "<>") || (op == "<&" && path.literal().is_none_or(|p| !is_fd(p)));
+                let reads =
+                    matches!(op.as_str(), "<" | "<>") || (op == "<&" && path.literal().is_none_or(|p| !is_fd(p)));
                 if reads && path.literal().is_none() {
                     self.unreadable(node, Unreadable::DynamicInput);
                 } else if let (true, Some(p)) = (reads && !writes, path.literal()) {

@@ -45,7 +45,8 @@ use super::Sub;
 /// `-C` takes the next word only (`-Cdir` is an error to git); the caller checks its path.
 pub const GIT_GLOBAL: Grammar = Grammar {
     flags: "P",
-    valued: "C", optional: "",
+    valued: "C",
+    optional: "",
     long: &[
         "no-pager",
         "no-optional-locks",
@@ -69,7 +70,8 @@ pub const GIT_GLOBAL: Grammar = Grammar {
 /// temporary objects), `--stdin`, `--default`, `--submodule` (runs git in submodules).
 const LOG: Grammar = Grammar {
     flags: "0123456789nqgrtmcvEiFPpsuUWzBMDCwbaRSG",
-    valued: "", optional: "",
+    valued: "",
+    optional: "",
     long: &[
         // git log's own options (the first pass).
         "quiet",
@@ -258,7 +260,8 @@ const LOG: Grammar = Grammar {
 /// options, none taking the next word (see the module's note). Operand: the stash.
 const STASH_SHOW: Grammar = Grammar {
     flags: "upsUWzBMDCwbaRSG",
-    valued: "", optional: "",
+    valued: "",
+    optional: "",
     long: &[
         "include-untracked",
         "no-include-untracked",
@@ -333,7 +336,8 @@ const STASH_SHOW: Grammar = Grammar {
 /// any two paths. Left out: `--output`, `--ext-diff`, `--textconv`, `-O`, `--submodule`.
 const DIFF: Grammar = Grammar {
     flags: "0123456789pusUMCBWzDwbaRq",
-    valued: "SGI", optional: "",
+    valued: "SGI",
+    optional: "",
     long: &[
         "cached",
         "staged",
@@ -433,7 +437,8 @@ pub const GIT: &[Sub] = &[
         path: &["status"],
         grammar: Grammar {
             flags: "vsbzuM",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "verbose",
                 "short",
@@ -466,7 +471,8 @@ pub const GIT: &[Sub] = &[
         path: &["rev-parse"],
         grammar: Grammar {
             flags: "q",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "verify",
                 "quiet",
@@ -519,7 +525,8 @@ pub const GIT: &[Sub] = &[
         path: &["ls-files"],
         grammar: Grammar {
             flags: "ztvfcdmoisku",
-            valued: "xX", optional: "",
+            valued: "xX",
+            optional: "",
             long: &[
                 "cached",
                 "deleted",
@@ -561,7 +568,8 @@ pub const GIT: &[Sub] = &[
         path: &["blame"],
         grammar: Grammar {
             flags: "bfnpctlsew",
-            valued: "LS", optional: "",
+            valued: "LS",
+            optional: "",
             long: &[
                 "incremental",
                 "root",
@@ -597,7 +605,8 @@ pub const GIT: &[Sub] = &[
         path: &["grep"],
         grammar: Grammar {
             flags: "0123456789viwaIrEGFPnhHlLzocpWq",
-            valued: "ABCefm", optional: "",
+            valued: "ABCefm",
+            optional: "",
             long: &[
                 "cached",
                 "no-index",
@@ -654,7 +663,8 @@ pub const GIT: &[Sub] = &[
         path: &["describe"],
         grammar: Grammar {
             flags: "",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "contains",
                 "debug",
@@ -681,7 +691,8 @@ pub const GIT: &[Sub] = &[
         path: &["shortlog"],
         grammar: Grammar {
             flags: "0123456789cnsew",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "committer",
                 "numbered",
@@ -714,7 +725,8 @@ pub const GIT: &[Sub] = &[
         path: &["cat-file"],
         grammar: Grammar {
             flags: "eptsZ",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "allow-unknown-type",
                 "use-mailmap",
@@ -735,7 +747,8 @@ pub const GIT: &[Sub] = &[
         path: &["ls-tree"],
         grammar: Grammar {
             flags: "drtzl",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &["long", "name-only", "name-status", "object-only", "full-name", "full-tree", "format=", "abbrev=?"],
             operands: None,
             permute: true,
@@ -745,7 +758,8 @@ pub const GIT: &[Sub] = &[
         path: &["merge-base"],
         grammar: Grammar {
             flags: "a",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &["all", "octopus", "independent", "is-ancestor", "fork-point"],
             operands: None,
             permute: true,
@@ -756,7 +770,8 @@ pub const GIT: &[Sub] = &[
         path: &["show-ref"],
         grammar: Grammar {
             flags: "dsq",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "tags",
                 "branches",
@@ -780,7 +795,8 @@ pub const GIT: &[Sub] = &[
         path: &["rev-list"],
         grammar: Grammar {
             flags: "0123456789",
-            valued: "n", optional: "",
+            valued: "n",
+            optional: "",
             long: &[
                 "count",
                 "max-count=",
@@ -857,7 +873,8 @@ pub const GIT: &[Sub] = &[
         path: &["name-rev"],
         grammar: Grammar {
             flags: "",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "name-only",
                 "tags",
@@ -889,7 +906,8 @@ pub const GIT: &[Sub] = &[
         path: &["branch"],
         grammar: Grammar {
             flags: "avrlqi",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "all",
                 "remotes",
@@ -919,7 +937,14 @@ pub const GIT: &[Sub] = &[
     // reach the network): no operand.
     Sub {
         path: &["remote", "get-url"],
-        grammar: Grammar { flags: "", valued: "", optional: "", long: &["push", "all"], operands: Some(1), permute: true },
+        grammar: Grammar {
+            flags: "",
+            valued: "",
+            optional: "",
+            long: &["push", "all"],
+            operands: Some(1),
+            permute: true,
+        },
     },
     Sub {
         path: &["remote"],
@@ -932,7 +957,8 @@ pub const GIT: &[Sub] = &[
         path: &["tag"],
         grammar: Grammar {
             flags: "0123456789lni",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &[
                 "list",
                 "contains=",
@@ -959,7 +985,8 @@ pub const GIT: &[Sub] = &[
         path: &["worktree", "list"],
         grammar: Grammar {
             flags: "vz",
-            valued: "", optional: "",
+            valued: "",
+            optional: "",
             long: &["porcelain", "verbose", "expire="],
             operands: Some(0),
             permute: true,
@@ -974,7 +1001,8 @@ pub const DOCKER_GLOBAL: Grammar =
 
 const DOCKER_PS: Grammar = Grammar {
     flags: "alqs",
-    valued: "fn", optional: "",
+    valued: "fn",
+    optional: "",
     long: &["all", "filter=", "format=", "last=", "latest", "no-trunc", "quiet", "size"],
     operands: Some(0),
     permute: true,
@@ -982,7 +1010,8 @@ const DOCKER_PS: Grammar = Grammar {
 
 const DOCKER_LOGS: Grammar = Grammar {
     flags: "ft",
-    valued: "n", optional: "",
+    valued: "n",
+    optional: "",
     long: &["details", "follow", "since=", "tail=", "timestamps", "until="],
     operands: Some(1),
     permute: true,
@@ -990,18 +1019,21 @@ const DOCKER_LOGS: Grammar = Grammar {
 
 const DOCKER_IMAGES: Grammar = Grammar {
     flags: "aq",
-    valued: "f", optional: "",
+    valued: "f",
+    optional: "",
     long: &["all", "digests", "filter=", "format=", "no-trunc", "quiet"],
     operands: Some(1),
     permute: true,
 };
 
-const DOCKER_FORMAT: Grammar = Grammar { flags: "", valued: "f", optional: "", long: &["format="], operands: Some(0), permute: true };
+const DOCKER_FORMAT: Grammar =
+    Grammar { flags: "", valued: "f", optional: "", long: &["format="], operands: Some(0), permute: true };
 
 /// Without `--no-stream` it streams until stopped: harmless, but it does not end.
 const DOCKER_STATS: Grammar = Grammar {
     flags: "a",
-    valued: "", optional: "",
+    valued: "",
+    optional: "",
     long: &["all", "format=", "no-stream", "no-trunc"],
     operands: None,
     permute: true,
@@ -1024,7 +1056,8 @@ pub const DOCKER: &[Sub] = &[
         path: &["inspect"],
         grammar: Grammar {
             flags: "s",
-            valued: "f", optional: "",
+            valued: "f",
+            optional: "",
             long: &["format=", "size", "type="],
             operands: None,
             permute: true,
@@ -1032,11 +1065,25 @@ pub const DOCKER: &[Sub] = &[
     },
     Sub {
         path: &["container", "inspect"],
-        grammar: Grammar { flags: "s", valued: "f", optional: "", long: &["format=", "size"], operands: None, permute: true },
+        grammar: Grammar {
+            flags: "s",
+            valued: "f",
+            optional: "",
+            long: &["format=", "size"],
+            operands: None,
+            permute: true,
+        },
     },
     Sub {
         path: &["image", "inspect"],
-        grammar: Grammar { flags: "", valued: "f", optional: "", long: &["format=", "platform="], operands: None, permute: true },
+        grammar: Grammar {
+            flags: "",
+            valued: "f",
+            optional: "",
+            long: &["format=", "platform="],
+            operands: None,
+            permute: true,
+        },
     },
     Sub { path: &["version"], grammar: DOCKER_FORMAT },
     Sub { path: &["info"], grammar: DOCKER_FORMAT },

@@ -12,8 +12,8 @@ mod git;
 mod subcommands;
 mod table;
 
-pub use super::shell::grammar;
 use super::sensitive;
+pub use super::shell::grammar;
 use super::shell::grammar::{Arg, Grammar, Misfit};
 use super::shell::{Run, Word};
 pub use table::READ_ONLY;
@@ -89,14 +89,21 @@ pub fn judge(run: &Run) -> Judgement {
         match w {
             Word::Literal(s) => words.push(s),
             Word::Dynamic(s) if entry.any_words => words.push(if w.never_an_option() { "x" } else { s }),
-            Word::Dynamic(s) if w.never_an_option() && entry.grammar.operands.is_none() && entry.check == Check::None => {
+            Word::Dynamic(s)
+                if w.never_an_option() && entry.grammar.operands.is_none() && entry.check == Check::None =>
+            {
                 words.push("x")
             }
             Word::Dynamic(s) => return excluded(s, "has words known only when it runs"),
         }
     }
-    if let Some(secret) = words.iter().find_map(|w| sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS)) {
-        let word = words.iter().find(|w| sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS) == Some(secret));
+    if let Some(secret) = words
+        .iter()
+        .find_map(|w| sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS))
+    {
+        let word = words.iter().find(|w| {
+            sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS) == Some(secret)
+        });
         return excluded(word.copied().unwrap_or(secret), "names a secret file, which only a read rule allows");
     }
     match entry.check {
@@ -107,7 +114,6 @@ pub fn judge(run: &Run) -> Judgement {
     }
     let parsed = match entry.grammar.parse(&words) {
         Ok(parsed) => parsed,
-        Err(misfit) if entry.any_words && !matches!(misfit, Misfit::TooMany(_)) => return Judgement::ReadOnly,
         Err(misfit) => return misfit_judgement(&misfit),
     };
     match entry.check {
@@ -279,7 +285,9 @@ fn row(g: &Grammar, check: Check) -> String {
         .collect();
     let operands = match (check, g.operands) {
         (Check::Date, _) => "`+FORMAT` only".to_owned(),
-        (Check::Sed, _) => "`-n` required; a script of `p`, `=`, `l`, `q`, `d`, `n`, `s///` (flags `g`, `p`, `I`, a number)".to_owned(),
+        (Check::Sed, _) => {
+            "`-n` required; a script of `p`, `=`, `l`, `q`, `d`, `n`, `s///` (flags `g`, `p`, `I`, a number)".to_owned()
+        }
         (Check::Test, _) => "no `-v`, `-R`".to_owned(),
         (Check::NoPlus, _) => "none starting with `+`".to_owned(),
         (_, Some(n)) => format!("at most {n}"),

@@ -16,7 +16,9 @@ pub fn git(words: &[&str]) -> Judgement {
     };
     for arg in &globals {
         if let Arg::Option(name, Some(folder)) = arg {
-            if name == "-C" && (folder.starts_with('/') || folder.starts_with('~') || folder.split('/').any(|p| p == "..")) {
+            if name == "-C"
+                && (folder.starts_with('/') || folder.starts_with('~') || folder.split('/').any(|p| p == ".."))
+            {
                 return Judgement::Excluded {
                     word: format!("-C {folder}"),
                     why: "git runs only on the repository found from the folder",
@@ -58,7 +60,10 @@ fn subcommand(program: &str, subs: &[Sub], words: &[&str]) -> Judgement {
         .max_by_key(|s| s.path.len());
     let Some(sub) = found else {
         let shown = words.iter().take(2).copied().collect::<Vec<_>>().join(" ");
-        return Judgement::Excluded { word: format!("{program} {shown}"), why: "is not one of its reading subcommands" };
+        return Judgement::Excluded {
+            word: format!("{program} {shown}"),
+            why: "is not one of its reading subcommands",
+        };
     };
     match sub.grammar.parse(&words[sub.path.len()..]) {
         Ok(_) => Judgement::ReadOnly,
