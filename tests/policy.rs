@@ -71,6 +71,47 @@ async fn claude_code_a_rule_decides_with_no_server() {
 }
 
 #[tokio::test]
+async fn a_deny_holds_before_the_tool_runs_in_every_permission_mode_and_nothing_else_is_decided_there() {
+    let (_d, socket) = temp_socket();
+    rules(&socket, RULES);
+    // Claude Code's PreToolUse (its hooks reference) and Codex's (its
+    // pre-tool-use.command.input schema), in the modes where neither asks anyone.
+    let claude = |command: &str| {
+        json!({
+            "session_id": "abc123", "transcript_path": "/t.jsonl", "cwd": "/home/me/shop",
+            "permission_mode": "bypassPermissions", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "Run it"}, "tool_use_id": "toolu_1"
+        })
+    };
+    let codex = |command: &str| {
+        json!({
+            "session_id": "019a", "turn_id": "t1", "transcript_path": null, "cwd": "/home/me/api",
+            "hook_event_name": "PreToolUse", "model": "gpt-5-codex", "permission_mode": "bypassPermissions",
+            "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "call_1"
+        })
+    };
+    for (agent, input) in [("claude-code", claude("timeout 5 sudo id")), ("codex", codex("timeout 5 sudo id"))] {
+        let out = hook(&socket, agent, &input).await.unwrap_or_else(|| panic!("{agent}: a deny"));
+        let specific = &out["hookSpecificOutput"];
+        assert_eq!(specific["hookEventName"], "PreToolUse", "{agent}: {out}");
+        assert_eq!(specific["permissionDecision"], "deny", "{agent}: {out}");
+        let reason = specific["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.contains("nothing runs as root here"), "{agent}: {reason}");
+    }
+    // A deny looks through git's global options.
+    rules(&socket, &format!("{RULES}[[deny]]\ncommand = \"git push\"\n"));
+    for command in ["git -C . push", "git -c x=y push", "git --no-pager push origin main"] {
+        let out = hook(&socket, "claude-code", &claude(command)).await;
+        assert_eq!(out.as_ref().map(|o| o["hookSpecificOutput"]["permissionDecision"].clone()), Some(json!("deny")), "{command}");
+    }
+    // What a rule allows, and what no rule decides, is the agent's own: nothing is
+    // printed, so its prompt (where it prompts) and its own denies still decide.
+    for (agent, input) in [("claude-code", claude("cargo test")), ("codex", codex("cargo test")), ("claude-code", claude("make deploy"))] {
+        assert_eq!(hook(&socket, agent, &input).await, None, "{agent}: {input}");
+    }
+}
+
+#[tokio::test]
 async fn every_agent_reads_the_verdict_in_its_own_shape() {
     let (_d, socket) = temp_socket();
     rules(&socket, RULES);

@@ -458,8 +458,8 @@ fn placed(part: &'static str, how: usize) -> String {
         3 => format!("echo \"$({part})\""),
         4 => format!("timeout 5 {part}"),
         5 => format!("if true; then {part}; fi"),
-        6 => format!("for x in 1; do {part}; done"),
-        7 => format!("env A=1 {part}"),
+        6 => format!("for LANG in C; do {part}; done"),
+        7 => format!("env LANG=C {part}"),
         8 => format!("bash -c '{}'", part.replace('\'', "'\\''")),
         _ => format!("echo `{}`", part.replace('`', "\\`")),
     }

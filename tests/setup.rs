@@ -97,7 +97,7 @@ async fn claude_code_merge_idempotence_dry_run_and_remove() {
     assert_eq!(
         settings["hooks"]["PreToolUse"],
         json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit.sh"}]},
-               {"matcher": "^AskUserQuestion$", "hooks": [handler]}])
+               {"matcher": "^(AskUserQuestion|Bash|PowerShell|Edit|MultiEdit|Write|WebFetch|mcp__.*)$", "hooks": [handler]}])
     );
     assert_eq!(home.read(".claude/settings.json.bak"), CLAUDE_SETTINGS, "the original is kept once");
     assert!(!home.path(".claude.json").exists(), "Claude Code's own state file is not touched");
@@ -179,6 +179,9 @@ async fn codex_keeps_comments_and_restores_them() {
         json!({"hooks": {
             "PermissionRequest": [{"hooks": [{"type": "command",
                 "command": format!("{} hook codex", userq_path()), "timeout": 86400}]}],
+            // The policy's denies hold where Codex asks no one.
+            "PreToolUse": [{"hooks": [{"type": "command",
+                "command": format!("{} hook codex", userq_path()), "timeout": 60}]}],
             // A session's rules end with it, within the 3 seconds Codex allows.
             "SessionEnd": [{"hooks": [{"type": "command",
                 "command": format!("{} hook codex", userq_path()), "timeout": 3}]}]}})

@@ -22,7 +22,7 @@ pub const AGENT: Agent = Agent {
     name: "claude-code",
     display_name: "Claude Code",
     program: "claude",
-    events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode; Elicitation (MCP servers' forms); SessionEnd (a session's rules end with it); Stop (a review of the changes, with setup --review-changes)",
+    events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode, and for every tool the policy judges (its denies hold in every permission mode); Elicitation (MCP servers' forms); SessionEnd (a session's rules end with it); Stop (a review of the changes, with setup --review-changes)",
     setup_done: "setup-done-claude-code",
     project_settings: true,
     tested: Version(2, 1, 332),
@@ -43,7 +43,10 @@ impl Integration for ClaudeCode {
         let handler = handler(&setup.command(), DAY_SECS);
         let mut groups = vec![
             ("PermissionRequest", json!({"hooks": [handler]})),
-            ("PreToolUse", json!({"matcher": "^AskUserQuestion$", "hooks": [handler]})),
+            // AskUserQuestion is answered here; every tool the policy judges is
+            // refused here when a rule denies it, as this event fires in every
+            // permission mode (`bypassPermissions` and auto included).
+            ("PreToolUse", json!({"matcher": PRE_TOOL_USE, "hooks": [handler]})),
             ("Elicitation", json!({"hooks": [handler]})),
             // The policy's rules for one session end with it.
             ("SessionEnd", json!({"hooks": [handler]})),
@@ -60,6 +63,9 @@ impl Integration for ClaudeCode {
         &SINCE
     }
 }
+
+/// The tools setup's PreToolUse hook runs for.
+const PRE_TOOL_USE: &str = "^(AskUserQuestion|Bash|PowerShell|Edit|MultiEdit|Write|WebFetch|mcp__.*)$";
 
 /// The events setup writes, each with the Claude Code version that first reads it
 /// (its changelog): before 2.1.101 a settings file naming an event Claude Code does not
@@ -87,7 +93,7 @@ pub fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookI
             Ok(match tool {
                 "AskUserQuestion" => ask_user_question(input),
                 "ExitPlanMode" => Some(plan_review(input, Event::PreToolUse, words)),
-                _ => None,
+                _ => Some(refuse_before(hook, tool, input, &TOOLS, words)),
             })
         }
         "Elicitation" => Ok(Some(super::hook::elicitation::ask_from(hook, words)?)),
@@ -131,6 +137,16 @@ pub fn permission_request(hook: &HookInput, tool: &str, input: &Value, names: &T
         Some(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
     })
     .judged(&call)
+}
+
+/// A tool call before it runs, in Claude Code's shapes (Codex shares them): refused
+/// when a rule denies it, and left to the agent otherwise, so its own prompt (and its
+/// own denies) still decide what no rule refuses.
+pub fn refuse_before(hook: &HookInput, tool: &str, input: &Value, names: &ToolNames, words: &Text) -> HookAsk {
+    let call = Call::from_tool(tool, input, names);
+    HookAsk::denies_only(hook, tool, &call, words, |reason| {
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+    })
 }
 
 /// One `permission_suggestions` entry as a choice: what it allows, and where the rule

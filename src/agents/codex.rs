@@ -27,7 +27,7 @@ pub const AGENT: Agent = Agent {
     name: "codex",
     display_name: "Codex",
     program: "codex",
-    events: "PermissionRequest; SessionEnd (a session's rules end with it)",
+    events: "PermissionRequest; PreToolUse (the policy's denies hold in every approval mode); SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-codex",
     project_settings: false,
     tested: Version(0, 171, 0),
@@ -37,7 +37,7 @@ pub const AGENT: Agent = Agent {
 impl Integration for Codex {
     /// Its PermissionRequest event came in 0.122.0, SessionEnd in 0.145.0.
     fn since(&self) -> &'static [(&'static str, Version)] {
-        &[("PermissionRequest", Version(0, 122, 0)), ("SessionEnd", Version(0, 145, 0))]
+        &[("PermissionRequest", Version(0, 122, 0)), ("SessionEnd", Version(0, 145, 0)), ("PreToolUse", Version(0, 171, 0))]
     }
 
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
@@ -49,6 +49,9 @@ impl Integration for Codex {
         let codex_home = setup.agent_home("CODEX_HOME", ".codex");
         let groups = [
             ("PermissionRequest", json!({"hooks": [handler(&setup.command(), DAY_SECS)]})),
+            // A deny holds even where Codex asks no one (`--dangerously-bypass-approvals-
+            // and-sandbox`, full auto): the policy alone decides here, in a moment.
+            ("PreToolUse", json!({"hooks": [handler(&setup.command(), PRE_TOOL_USE_SECS)]})),
             // The policy's rules for one session end with it; Codex caps this event's
             // timeout at 3 seconds.
             ("SessionEnd", json!({"hooks": [handler(&setup.command(), SESSION_END_SECS)]})),
@@ -79,7 +82,17 @@ fn call(tool: &str, input: &Value, justification: Option<String>) -> Call {
     }
 }
 
+/// PreToolUse decides from the rules alone, reading no one: a minute is ample.
+const PRE_TOOL_USE_SECS: u64 = 60;
+
 fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
+    if hook.event == "PreToolUse" {
+        let (tool, input) = hook.tool()?;
+        let call = call(tool, input, None);
+        return Ok(Some(HookAsk::denies_only(hook, tool, &call, words, |reason| {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+        })));
+    }
     if hook.event != "PermissionRequest" {
         return Ok(None);
     }

@@ -212,8 +212,10 @@ fn wrapped(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: F
                 Arg::Option(n, Some(v)) if n == "-u" || n == "--unset" => Some(*v),
                 _ => None,
             });
+            // A variable that changes what runs is unreadable; the command after it is
+            // still read, so a deny sees it.
             if let Some(var) = unset.into_iter().find(|v| changes_what_runs(v)) {
-                return unreadable(reader, text, Unreadable::ChangesWhatRuns(var.to_owned()));
+                unreadable(reader, text, Unreadable::ChangesWhatRuns(var.to_owned()));
             }
             // `NAME=value` operands before the command.
             while let Some(w) = rest.first() {
@@ -221,12 +223,13 @@ fn wrapped(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: F
                 match (assignment, w) {
                     (Some(var), Word::Literal(_)) if !var.is_empty() && !var.contains('/') => {
                         if changes_what_runs(&var) {
-                            return unreadable(reader, text, Unreadable::ChangesWhatRuns(var));
+                            unreadable(reader, text, Unreadable::ChangesWhatRuns(var));
                         }
                         rest.remove(0);
                     }
                     (Some(var), Word::Dynamic(_)) => {
-                        return unreadable(reader, text, Unreadable::ChangesWhatRuns(var));
+                        unreadable(reader, text, Unreadable::ChangesWhatRuns(var));
+                        rest.remove(0);
                     }
                     _ => break,
                 }

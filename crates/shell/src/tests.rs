@@ -112,7 +112,7 @@ fn quoting_and_escapes_are_resolved() {
 #[test]
 fn wrappers_are_read_through() {
     reads("env LANG=C timeout 5 nice -n 3 nohup sudo ls", &["run sudo ls"]);
-    reads("env FOO=1 ls", &["unreadable changes-what-runs"]);
+    reads("env FOO=1 ls", &["unreadable changes-what-runs", "run ls"]);
     reads("time command exec git status", &["run git status"]);
     reads("command -v git", &["run command -v git"]);
     reads("xargs -n1 rm", &["run rm …"]);
@@ -138,7 +138,7 @@ fn what_cannot_be_read_is_said() {
     reads("PATH=/tmp/evil:$PATH cat a", &["unreadable changes-what-runs", "run cat a"]);
     reads("LD_PRELOAD=/tmp/x.so cat a", &["unreadable changes-what-runs", "run cat a"]);
     reads("export GIT_PAGER=sh; git log", &["unreadable evaluates", "unreadable changes-what-runs", "run git log"]);
-    reads("env BASH_ENV=x bash s.sh", &["unreadable changes-what-runs"]);
+    reads("env BASH_ENV=x bash s.sh", &["unreadable changes-what-runs", "run bash s.sh"]);
     reads("echo 'unterminated", &["unreadable syntax"]);
     reads("if then fi", &["unreadable syntax"]);
 }
@@ -196,7 +196,7 @@ fn an_attack_on_each_default_is_not_read_as_harmless() {
     reads("ionice -t touch F", &["run touch F"]);
     reads("setsid -c touch F", &["run touch F"]);
     reads("env -iu LANG sh -c 'touch F'", &["run touch F"]);
-    reads("env -iu cat sh -c 'touch F'", &["unreadable changes-what-runs"]);
+    reads("env -iu cat sh -c 'touch F'", &["unreadable changes-what-runs", "run touch F"]);
     reads("env --split='sh -c x' cat", &["unreadable unknown"]);
     reads("xargs --process-slot-var=BASH_ENV cat", &["unreadable unknown"]);
     // A program spliced in at run time.

@@ -116,9 +116,14 @@ fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json
         }),
         context: Some(ask.context.clone()),
     };
+    let asks_the_person = ask.asks_the_person;
     match ask.decide(&answer) {
         Next::Done(output) => {
-            keep_in_history(name, &request, &answer, &decision);
+            // A hook that only refuses and printed nothing decided nothing: the agent
+            // goes on by its own rules.
+            if output.is_some() || asks_the_person {
+                keep_in_history(name, &request, &answer, &decision);
+            }
             Ok(output)
         }
         Next::Again(again) => Err(again),
