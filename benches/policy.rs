@@ -1,6 +1,7 @@
 //! The policy's figures, in one run:
 //! - in process: reading a command of ten pipelines and lists (twelve commands), and the verdict on it (reading included),
-//!   median and p95 of one call;
+//!   median and p95 of one call; the verdict on a 100,000-character command (past the bound, the person's)
+//!   and on one just under the bound of 10,000;
 //! - `userq hook claude-code` from spawn to exit (its output read), decided by the
 //!   policy, against the same hook answered by a protocol answerer on a socket served
 //!   in this process (the way every permission went before the policy), and against a
@@ -44,7 +45,22 @@ fn main() {
     assert_eq!(policy.decide(&action).decision, Verdict::Ask, "cd is no rule's: the bench's verdict is complete");
     let n = scaled(20_000);
     show("read a ten-part command", &times(n, || drop(shell::read(TEN_PARTS))));
-    show("verdict on it (read and every part judged)", &times(n, || drop(policy.decide(&action))));
+    let ten = show("verdict on it (read and every part judged)", &times(n, || drop(policy.decide(&action))));
+    // The bound: a command past 10,000 characters is the person's, unread; one just
+    // under it is read whole.
+    let huge = Action { kind: Kind::Command("cat a && ".repeat(11_112)), ..action.clone() };
+    let near = Action { kind: Kind::Command("cat a && ".repeat(1_110) + "ls"), ..action.clone() };
+    assert!(matches!(&huge.kind, Kind::Command(c) if c.len() > 100_000));
+    assert!(matches!(&near.kind, Kind::Command(c) if c.len() < shell::MAX_LEN));
+    assert_eq!(policy.decide(&huge).decision, Verdict::Ask, "past the bound: the person's");
+    assert_eq!(policy.decide(&near).decision, Verdict::Allow, "under it: read and allowed");
+    let over = show("verdict on a 100,000-character command", &times(n, || drop(policy.decide(&huge))));
+    let under = show("verdict on a 9,992-character command (1,111 parts)", &times(scaled(200), || drop(policy.decide(&near))));
+    println!(
+        "100,000 characters / ten parts: {:.2}; 9,992 characters / ten parts: {:.1}",
+        over.as_secs_f64() / ten.as_secs_f64(),
+        under.as_secs_f64() / ten.as_secs_f64()
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config");

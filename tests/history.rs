@@ -525,7 +525,7 @@ async fn an_audit_export_says_who_decided_where_and_how_long() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "\"ask\",\"agent\",\"question\",\"answer\",\"who\",\"decider\",\"where\",\"askedAt\",\"decidedAt\",\"secondsToDecide\""
+        "\"ask\",\"agent\",\"source\",\"project\",\"branch\",\"session\",\"question\",\"action\",\"answer\",\"rule\",\"who\",\"decider\",\"where\",\"askedAt\",\"decidedAt\",\"secondsToDecide\""
     );
     assert!(lines[1].contains(",\"'=HYPERLINK(\"\"http://x\"\")\","), "a formula is shown as text: {}", lines[1]);
     let zh = finish(userq(&socket).env("USERQ_LANG", "zh-CN").args(["history"]).spawn().unwrap()).await;

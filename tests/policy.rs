@@ -364,6 +364,19 @@ async fn what_the_policy_decided_is_in_the_history_with_its_rules_and_counted_on
     assert!(denied.contains("Denied by the User Questions policy: nothing runs as root here"), "{denied}");
     assert_eq!((records[1]["answer"].as_str(), records[2]["answer"].as_str()), (Some("Allow"), Some("Allow")));
     assert!(records.iter().all(|r| r["agent"].as_str().unwrap().starts_with("claude-code-abc123-")), "{out}");
+    // Each row says what was decided, where, and by which rule.
+    let actions: Vec<&str> = records.iter().map(|r| r["action"].as_str().unwrap()).collect();
+    assert_eq!(actions, ["sudo reboot", "cargo test | head -3", "cargo test --release"]);
+    assert!(records.iter().all(|r| r["project"] == "/home/me/shop" && r["session"] == "abc123"), "{out}");
+    assert!(records.iter().all(|r| r["source"] == "Claude Code"), "{out}");
+    assert_eq!(records[0]["rule"], "deny `sudo`");
+    assert_eq!(records[1]["rule"], "allow `cargo test`; allow read-only");
+    let (_, csv, _) = run(&socket, &["history", "--export", "csv"], "").await;
+    let head = csv.lines().next().unwrap();
+    assert!(head.contains("action") && head.contains("rule") && head.contains("project"), "{head}");
+    assert!(csv.contains("sudo reboot") && csv.contains("deny `sudo`"), "{csv}");
+    let (_, listed, _) = run(&socket, &["history"], "").await;
+    assert!(listed.contains("Run this command? `cargo test | head -3`"), "{listed}");
 
     let (code, out, err) = run(&socket, &["rules", "list", "--json"], "").await;
     assert_eq!(code, Some(0), "{err}");

@@ -10,18 +10,43 @@ use super::decider::Decider;
 use super::store::Entry;
 
 /// The columns of the CSV export, in order (the JSON keys too).
-pub const HEAD: [&str; 10] =
-    ["ask", "agent", "question", "answer", "who", "decider", "where", "askedAt", "decidedAt", "secondsToDecide"];
+pub const HEAD: [&str; 16] = [
+    "ask",
+    "agent",
+    "source",
+    "project",
+    "branch",
+    "session",
+    "question",
+    "action",
+    "answer",
+    "rule",
+    "who",
+    "decider",
+    "where",
+    "askedAt",
+    "decidedAt",
+    "secondsToDecide",
+];
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Record {
     pub ask: i64,
     pub agent: Option<String>,
+    /// The agent that asked, by its name (`Claude Code`).
+    pub source: Option<String>,
+    pub project: Option<String>,
+    pub branch: Option<String>,
+    pub session: Option<String>,
     /// Each question's text, joined by " | ".
     pub question: String,
+    /// What a permission was about: the command, the files, the URL or the MCP tool.
+    pub action: Option<String>,
     /// The answer's words, or how the ask ended without one.
     pub answer: String,
+    /// The rules that decided, when the policy did (``allow `cargo test` ``).
+    pub rule: Option<String>,
     /// Who decided, in words ("you, in the window", "your deadline").
     pub who: Option<String>,
     /// Who decided, as the history keeps it (`desktop window`, `rule:3`, `machine:beta`).
@@ -49,11 +74,22 @@ impl Record {
             .or_else(|| entry.error_code().map(|code| crate::wording::ended(code, text)))
             .unwrap_or_else(|| text.tr("history-pending"));
         let decider = entry.answered_by.as_deref().map(Decider::parse);
+        let context = |key: &str| entry.context.as_ref().and_then(|c| c[key].as_str()).map(str::to_owned);
+        let rule = match &decider {
+            Some(Decider::Policy(rules)) => Some(rules.iter().map(|r| r.rule.as_str()).collect::<Vec<_>>().join("; ")),
+            _ => None,
+        };
         Self {
             ask: entry.ask,
             agent: entry.agent.as_ref().and_then(|a| a["id"].as_str()).map(str::to_owned),
+            source: context("source"),
+            project: context("project"),
+            branch: context("branch"),
+            session: context("session"),
             question: questions.join(" | "),
+            action: action(entry),
             answer,
+            rule,
             who: decider.as_ref().map(|d| d.words(text)),
             decider: entry.answered_by.clone(),
             place: decider.as_ref().map(|d| d.place(here).to_owned()),
@@ -64,13 +100,19 @@ impl Record {
     }
 
     /// The record as CSV cells, in [`HEAD`]'s order.
-    pub fn cells(&self) -> [String; 10] {
+    pub fn cells(&self) -> [String; 16] {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         [
             self.ask.to_string(),
             text(&self.agent),
+            text(&self.source),
+            text(&self.project),
+            text(&self.branch),
+            text(&self.session),
             self.question.clone(),
+            text(&self.action),
             self.answer.clone(),
+            text(&self.rule),
             text(&self.who),
             text(&self.decider),
             text(&self.place),
@@ -79,6 +121,18 @@ impl Record {
             self.seconds_to_decide.map(|s| format!("{s:.3}")).unwrap_or_default(),
         ]
     }
+}
+
+/// What a permission question was about, from its intent's action: the command, the
+/// files (joined by ", "), the URL, or the MCP tool as `server/tool`.
+pub fn action(entry: &Entry) -> Option<String> {
+    use crate::policy::Kind;
+    let action = entry.request["questions"].as_array()?.iter().find_map(|q| q["intent"].get(crate::policy::ACTION))?;
+    Some(match serde_json::from_value::<Kind>(action.clone()).ok()? {
+        Kind::Command(c) | Kind::Read(c) | Kind::Fetch(c) => c,
+        Kind::Edit(files) => files.join(", "),
+        Kind::Mcp { server, tool } => format!("{server}/{tool}"),
+    })
 }
 
 #[cfg(test)]
@@ -94,7 +148,7 @@ mod tests {
             ended_at: Some("2026-12-05T10:00:02.500Z".into()),
             agent: Some(json!({"id": "worker", "client": "claude-code"})),
             request: json!({"questions": [{"id": "q", "question": "Deploy?"}]}),
-            context: None,
+            context: Some(json!({"source": "Claude Code", "project": "/home/me/shop", "branch": "main", "session": "s1"})),
             outcome: Some(json!({"answer": {"answers": [{"id": "q", "selected": ["No"], "custom": "not today"}]}})),
             answered_by: Some("machine:beta".into()),
         };
@@ -102,8 +156,14 @@ mod tests {
         assert_eq!(
             r.cells()[2..].to_vec(),
             [
+                "Claude Code",
+                "/home/me/shop",
+                "main",
+                "s1",
                 "Deploy?",
+                "",
                 "No, “not today”",
+                "",
                 "you, on beta",
                 "machine:beta",
                 "beta",

@@ -229,7 +229,12 @@ fn row(e: &store::Entry) -> [String; 6] {
         .or_else(|| e.error_code().map(|code| user_questions::wording::ended(code, tr())))
         .unwrap_or_else(|| tr().tr("history-pending"));
     let by = e.answered_by.as_deref().map(|b| Decider::parse(b).words(tr())).unwrap_or_default();
-    [e.asked_at.clone(), waited, agent, questions.join(" | "), outcome, by]
+    // A permission names what it was about beside its question: "Run this command? `cargo test`".
+    let question = match audit::action(e) {
+        Some(action) => format!("{} `{action}`", questions.join(" | ")),
+        None => questions.join(" | "),
+    };
+    [e.asked_at.clone(), waited, agent, question, outcome, by]
 }
 
 pub fn remembered(command: Remembered) -> ExitCode {

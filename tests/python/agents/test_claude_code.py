@@ -120,6 +120,21 @@ def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agen
     assert any("nothing runs as root here" in r for r in last_results(model)), last_results(model)
 
 
+def test_a_deny_holds_where_claude_code_asks_no_one(agent, sock):
+    """In bypassPermissions Claude Code never reaches PermissionRequest: the deny is
+    refused at PreToolUse, with the rule's reason, and nobody is asked."""
+    agent.setup("claude-code")
+    agent.rules("deny", "sudo", "--reason", "nothing runs as root here")
+    wrapped = tool("Bash", {"command": "timeout 5 sudo id > sudo-ran.txt", "description": "Who am I"})
+    model = Anthropic([wrapped, text("understood")])
+    argv, env = claude(agent, model, "-p", "who", "--output-format", "json", "--permission-mode", "bypassPermissions")
+    # Claude Code refuses to skip its permissions as root outside a sandbox.
+    out = agent.run(argv, dict(env, IS_SANDBOX="1"))
+    assert out.returncode == 0, out.stderr
+    assert not (agent.work / "sudo-ran.txt").exists()
+    assert any("nothing runs as root here" in r for r in last_results(model)), last_results(model)
+
+
 def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
     agent.setup("claude-code")
     step = tool("Bash", {"command": "touch made.txt", "description": "Make a file"})

@@ -125,6 +125,23 @@ def test_a_denied_command_behind_a_wrapper_is_refused_with_the_rules_reason(agen
     assert any("nothing runs as root here" in json.dumps(o) for o in outputs), outputs
 
 
+def test_a_deny_holds_with_approvals_and_the_sandbox_bypassed(agent, sock):
+    """With --dangerously-bypass-approvals-and-sandbox Codex asks no one and never
+    reaches PermissionRequest: the deny is refused at PreToolUse with the rule's reason."""
+    agent.setup("codex")
+    agent.rules("deny", "sudo", "--reason", "nothing runs as root here")
+    ran = agent.work / "sudo-ran.txt"
+    model = Responses([tool("exec_command", {"cmd": "timeout 5 sudo id > %s" % ran}), text("understood")])
+    argv, env = codex(agent, model)
+    argv = [a for a in argv if a != "--approve-for-me"]
+    argv.insert(argv.index("exec") + 1, "--dangerously-bypass-approvals-and-sandbox")
+    out = agent.run(argv, env)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert not ran.exists()
+    outputs = function_outputs(model.main_requests()[-1])
+    assert any("nothing runs as root here" in json.dumps(o) for o in outputs), outputs
+
+
 def test_a_project_rules_file_allows_only_while_trusted(agent, sock):
     agent.setup("codex")
     made = agent.home / "made.txt"  # outside the sandbox, so Codex asks each time
