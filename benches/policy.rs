@@ -55,7 +55,8 @@ fn main() {
     assert_eq!(policy.decide(&huge).decision, Verdict::Ask, "past the bound: the person's");
     assert_eq!(policy.decide(&near).decision, Verdict::Allow, "under it: read and allowed");
     let over = show("verdict on a 100,000-character command", &times(n, || drop(policy.decide(&huge))));
-    let under = show("verdict on a 9,992-character command (1,111 parts)", &times(scaled(200), || drop(policy.decide(&near))));
+    let under =
+        show("verdict on a 9,992-character command (1,111 parts)", &times(scaled(200), || drop(policy.decide(&near))));
     println!(
         "100,000 characters / ten parts: {:.2}; 9,992 characters / ten parts: {:.1}",
         over.as_secs_f64() / ten.as_secs_f64(),

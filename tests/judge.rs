@@ -198,9 +198,17 @@ fn runs(command: &str) -> Vec<Run> {
         .collect()
 }
 
-fn corpus() -> Vec<String> {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge/corpus.txt")).unwrap();
+/// The commands of a file of `tests/judge/`, one a line, `#` lines left out.
+fn lines_of(name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge").join(name)).unwrap();
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_owned).collect()
+}
+
+fn corpus() -> Vec<String> {
+    let mut commands = lines_of("corpus.txt");
+    // What agents really ran: every one the policy allows is run by bash too.
+    commands.extend(lines_of("real.txt"));
+    commands
 }
 
 #[test]
@@ -295,4 +303,40 @@ pub fn fits(run: &Run, argv: &[String], home: &Path) -> bool {
         }
     }
     go(&run.argv, argv, run.open, &home.display().to_string())
+}
+
+/// On what agents really ran (`tests/judge/real.txt`, from public transcripts), with
+/// only `allow --read-only`: the share of the read-only ones (`real-read-only.txt`,
+/// labelled by reading each) that run unasked, and none of the others
+/// (`real-writes.txt`) allowed.
+#[test]
+fn real_read_only_commands_run_unasked_and_nothing_else_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    std::fs::create_dir_all(&project).unwrap();
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("rules.toml"), "[[allow]]\nread-only = true\n").unwrap();
+    let policy = Policy::load(&config, Some(&project)).unwrap();
+    let allowed = |command: &String| {
+        let action =
+            Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
+        policy.decide(&action).decision == Verdict::Allow
+    };
+    let read_only = lines_of("real-read-only.txt");
+    let asked: Vec<&String> = read_only.iter().filter(|c| !allowed(c)).collect();
+    let writes = lines_of("real-writes.txt");
+    let wrongly: Vec<&String> = writes.iter().filter(|c| allowed(c)).collect();
+    let unasked = read_only.len() - asked.len();
+    eprintln!(
+        "real read-only commands run unasked: {unasked} of {} ({:.1}%); of {} that write or run, allowed: {}",
+        read_only.len(),
+        100.0 * unasked as f64 / read_only.len() as f64,
+        writes.len(),
+        wrongly.len()
+    );
+    if std::env::var_os("JUDGE_VERBOSE").is_some() {
+        asked.iter().for_each(|c| eprintln!("asked: {c}"));
+    }
+    assert!(wrongly.is_empty(), "allowed, yet they write or run: {wrongly:#?}");
 }

@@ -102,11 +102,17 @@ async fn a_deny_holds_before_the_tool_runs_in_every_permission_mode_and_nothing_
     rules(&socket, &format!("{RULES}[[deny]]\ncommand = \"git push\"\n"));
     for command in ["git -C . push", "git -c x=y push", "git --no-pager push origin main"] {
         let out = hook(&socket, "claude-code", &claude(command)).await;
-        assert_eq!(out.as_ref().map(|o| o["hookSpecificOutput"]["permissionDecision"].clone()), Some(json!("deny")), "{command}");
+        assert_eq!(
+            out.as_ref().map(|o| o["hookSpecificOutput"]["permissionDecision"].clone()),
+            Some(json!("deny")),
+            "{command}"
+        );
     }
     // What a rule allows, and what no rule decides, is the agent's own: nothing is
     // printed, so its prompt (where it prompts) and its own denies still decide.
-    for (agent, input) in [("claude-code", claude("cargo test")), ("codex", codex("cargo test")), ("claude-code", claude("make deploy"))] {
+    for (agent, input) in
+        [("claude-code", claude("cargo test")), ("codex", codex("cargo test")), ("claude-code", claude("make deploy"))]
+    {
         assert_eq!(hook(&socket, agent, &input).await, None, "{agent}: {input}");
     }
 }

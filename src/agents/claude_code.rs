@@ -144,9 +144,13 @@ pub fn permission_request(hook: &HookInput, tool: &str, input: &Value, names: &T
 /// own denies) still decide what no rule refuses.
 pub fn refuse_before(hook: &HookInput, tool: &str, input: &Value, names: &ToolNames, words: &Text) -> HookAsk {
     let call = Call::from_tool(tool, input, names);
-    HookAsk::denies_only(hook, tool, &call, words, |reason| {
-        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
-    })
+    HookAsk::denies_only(
+        hook,
+        tool,
+        &call,
+        words,
+        |reason| json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}),
+    )
 }
 
 /// One `permission_suggestions` entry as a choice: what it allows, and where the rule

@@ -37,7 +37,11 @@ pub const AGENT: Agent = Agent {
 impl Integration for Codex {
     /// Its PermissionRequest event came in 0.122.0, SessionEnd in 0.145.0.
     fn since(&self) -> &'static [(&'static str, Version)] {
-        &[("PermissionRequest", Version(0, 122, 0)), ("SessionEnd", Version(0, 145, 0)), ("PreToolUse", Version(0, 171, 0))]
+        &[
+            ("PermissionRequest", Version(0, 122, 0)),
+            ("SessionEnd", Version(0, 145, 0)),
+            ("PreToolUse", Version(0, 171, 0)),
+        ]
     }
 
     fn ask_from(&self, hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInputError> {
@@ -89,9 +93,13 @@ fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInput
     if hook.event == "PreToolUse" {
         let (tool, input) = hook.tool()?;
         let call = call(tool, input, None);
-        return Ok(Some(HookAsk::denies_only(hook, tool, &call, words, |reason| {
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
-        })));
+        return Ok(Some(HookAsk::denies_only(
+            hook,
+            tool,
+            &call,
+            words,
+            |reason| json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}),
+        )));
     }
     if hook.event != "PermissionRequest" {
         return Ok(None);

@@ -148,7 +148,9 @@ mod tests {
             ended_at: Some("2026-12-05T10:00:02.500Z".into()),
             agent: Some(json!({"id": "worker", "client": "claude-code"})),
             request: json!({"questions": [{"id": "q", "question": "Deploy?"}]}),
-            context: Some(json!({"source": "Claude Code", "project": "/home/me/shop", "branch": "main", "session": "s1"})),
+            context: Some(
+                json!({"source": "Claude Code", "project": "/home/me/shop", "branch": "main", "session": "s1"}),
+            ),
             outcome: Some(json!({"answer": {"answers": [{"id": "q", "selected": ["No"], "custom": "not today"}]}})),
             answered_by: Some("machine:beta".into()),
         };

@@ -40,6 +40,11 @@ impl File {
         [&self.written, &self.found].iter().any(|p| super::sensitive::under(p, list).is_some())
     }
 
+    /// Whether the file, as written or as found, is a secret ([`super::sensitive::secret`]).
+    pub fn is_secret(&self) -> bool {
+        [&self.written, &self.found].iter().any(|p| super::sensitive::secret(p).is_some())
+    }
+
     /// Whether this file, taken as a folder, holds what `glob` of `rule` covers.
     pub fn holds(&self, glob: &str, rule: &Rule, cwd: Option<&Path>) -> bool {
         let base = rule.scope.project.as_deref().or(cwd);

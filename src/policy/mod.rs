@@ -312,9 +312,7 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             let file = files::File::at(path, cwd);
             match read_only {
-                Some(rule) if !file.is(sensitive::SECRETS) => {
-                    judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule)))
-                }
+                Some(rule) if !file.is_secret() => judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule))),
                 _ => judged(part, Verdict::Ask, By::NoRule),
             }
         }

@@ -28,6 +28,10 @@ pub const SECRETS: &[&str] = &[
     "id_ed25519*",
 ];
 
+/// Names that match a secret's pattern but are, by convention, its committed
+/// template: no secret is in them.
+pub const TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
+
 /// Paths no edit rule allows, by a folder in their path or by their name.
 pub const PROTECTED: &[&str] = &[
     ".git/",
@@ -75,6 +79,15 @@ pub fn under<'l>(path: &Path, list: &'l [&'l str]) -> Option<&'l str> {
     })
 }
 
+/// The secret entry `path` falls under, unless it is a secret's template.
+pub fn secret(path: &Path) -> Option<&'static str> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if TEMPLATES.contains(&name) {
+        return None;
+    }
+    under(path, SECRETS)
+}
+
 fn wildcard(pattern: &str, name: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == name,
@@ -86,8 +99,9 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 pub fn markdown() -> String {
     let show = |l: &[&str]| l.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ");
     format!(
-        "Secrets (never read by the read-only set; a read rule may allow them): {}.\n\nProtected (no edit rule allows writing them; a folder entry covers everything under it): {}.\n",
+        "Secrets (never read by the read-only set; a read rule may allow them): {}; but not their templates {}.\n\nProtected (no edit rule allows writing them; a folder entry covers everything under it): {}.\n",
         show(SECRETS),
+        show(TEMPLATES),
         show(PROTECTED)
     )
 }
@@ -98,11 +112,12 @@ mod tests {
 
     #[test]
     fn secrets_and_protected_paths_are_found_by_folder_or_name() {
-        let secret = |p: &str| under(Path::new(p), SECRETS);
+        let secret = |p: &str| secret(Path::new(p));
         assert_eq!(secret("/home/a/.ssh/id_rsa"), Some(".ssh/"));
         assert_eq!(secret("/home/a/.ssh"), Some(".ssh/"));
         assert_eq!(secret("app/.env.local"), Some(".env.*"));
         assert_eq!(secret(".env"), Some(".env"));
+        assert_eq!(secret("backend/.env.example"), None);
         assert_eq!(secret("certs/server.pem"), Some("*.pem"));
         assert_eq!(secret("/home/a/.kube/config"), Some(".kube/config"));
         assert_eq!(secret("src/environment.rs"), None);

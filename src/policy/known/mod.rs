@@ -22,13 +22,16 @@ pub use table::READ_ONLY;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
     None,
-    /// `sed`: only with `-n`, a script of printing commands.
+    /// `sed`: a script of printing commands only.
     Sed,
     /// `date`: only `+FORMAT` (any other operand sets the clock).
     Date,
     /// `find`: its own expression grammar ([`ReadOnly::grammar`]'s long names are
     /// its primaries).
     Find,
+    /// `echo`: every word is printed (a word that is not `-n`, `-e`, `-E` or a cluster
+    /// of them is an operand, whatever it starts with), and none runs or writes.
+    Words,
     /// `lsof`: a word starting with `+` is an option (`+M` asks the portmapper), and
     /// none is declared.
     NoPlus,
@@ -97,20 +100,25 @@ pub fn judge(run: &Run) -> Judgement {
             Word::Dynamic(s) => return excluded(s, "has words known only when it runs"),
         }
     }
-    if let Some(secret) = words
-        .iter()
-        .find_map(|w| sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS))
-    {
-        let word = words.iter().find(|w| {
-            sensitive::under(std::path::Path::new(&super::rules::expand_home(w)), sensitive::SECRETS) == Some(secret)
-        });
-        return excluded(word.copied().unwrap_or(secret), "names a secret file, which only a read rule allows");
+    let secret = |w: &&&str| sensitive::secret(std::path::Path::new(&super::rules::expand_home(w))).is_some();
+    if let Some(word) = words.iter().find(secret) {
+        return excluded(word, "names a secret file, which only a read rule allows");
     }
     match entry.check {
         Check::Find => return find(&entry.grammar, &words),
         Check::Git => return subcommands::git(&words),
         Check::Docker => return subcommands::docker(&words),
         _ => {}
+    }
+    if matches!(entry.check, Check::Words) {
+        return Judgement::ReadOnly;
+    }
+    if let Check::Test = entry.check {
+        // Every word is an operand of the expression.
+        return match words.iter().find(|w| matches!(**w, "-v" | "-R")) {
+            Some(w) => excluded(w, "evaluates a variable's name, which can run what its subscript holds"),
+            None => Judgement::ReadOnly,
+        };
     }
     let parsed = match entry.grammar.parse(&words) {
         Ok(parsed) => parsed,
@@ -127,10 +135,6 @@ pub fn judge(run: &Run) -> Judgement {
         },
         Check::NoPlus => match words.iter().find(|w| w.starts_with('+')) {
             Some(w) => excluded(w, "is not an option it is known to only read with"),
-            None => Judgement::ReadOnly,
-        },
-        Check::Test => match words.iter().find(|w| matches!(**w, "-v" | "-R")) {
-            Some(w) => excluded(w, "evaluates a variable's name, which can run what its subscript holds"),
             None => Judgement::ReadOnly,
         },
         _ => Judgement::ReadOnly,
@@ -189,10 +193,6 @@ fn find(grammar: &Grammar, words: &[&str]) -> Judgement {
 /// optional address or range, and `s/…/…/` with the flags `g`, `p`, `I`, `i` or a
 /// number. No `w`, `W`, `e`, `r`, `R`, no `e` or `w` flag, no script from a file.
 fn sed(args: &[Arg]) -> Judgement {
-    let has = |names: &[&str]| args.iter().any(|a| matches!(a, Arg::Option(n, _) if names.contains(&n.as_str())));
-    if !has(&["-n", "--quiet", "--silent"]) {
-        return Judgement::Excluded { word: "sed".into(), why: "prints every line it edits: only sed -n is read-only" };
-    }
     let mut scripts: Vec<&str> = args
         .iter()
         .filter_map(|a| match a {
@@ -238,15 +238,30 @@ fn sed_address(cmd: &str) -> Option<&str> {
     Some(cmd.trim_start_matches(|c: char| c.is_ascii_digit()))
 }
 
-/// `s/a/b/FLAGS` with `/` as delimiter, no backslashes, and printing flags only.
+/// `sFaFbFFLAGS` with any delimiter F but a letter, a digit, a backslash or a line
+/// break, escapes read as escapes, and printing flags only (`g`, `p`, `I`, `i`, `M`,
+/// `m`, a number): never `w` (writes) or `e` (runs the pattern space).
 fn sed_substitution(cmd: &str) -> bool {
-    let Some(body) = cmd.strip_prefix("s/") else { return false };
-    if body.contains('\\') {
+    let mut chars = cmd.chars();
+    if chars.next() != Some('s') {
         return false;
     }
-    let pieces: Vec<&str> = body.split('/').collect();
-    let [_, _, flags] = pieces.as_slice() else { return false };
-    flags.chars().all(|c| matches!(c, 'g' | 'p' | 'I' | 'i') || c.is_ascii_digit())
+    let Some(delimiter) = chars.next().filter(|d| !d.is_ascii_alphanumeric() && !matches!(d, '\\' | '\n')) else {
+        return false;
+    };
+    for _ in 0..2 {
+        loop {
+            match chars.next() {
+                Some('\\') => {
+                    chars.next();
+                }
+                Some(c) if c == delimiter => break,
+                Some(_) => {}
+                None => return false,
+            }
+        }
+    }
+    chars.all(|c| matches!(c, 'g' | 'p' | 'I' | 'i' | 'M' | 'm') || c.is_ascii_digit())
 }
 
 /// The set as a markdown table, for docs/policy.md: one row per command, with the
@@ -285,11 +300,10 @@ fn row(g: &Grammar, check: Check) -> String {
         .collect();
     let operands = match (check, g.operands) {
         (Check::Date, _) => "`+FORMAT` only".to_owned(),
-        (Check::Sed, _) => {
-            "`-n` required; a script of `p`, `=`, `l`, `q`, `d`, `n`, `s///` (flags `g`, `p`, `I`, a number)".to_owned()
-        }
+        (Check::Sed, _) => "a script of `p`, `=`, `l`, `q`, `d`, `n`, `s///` with any delimiter (flags `g`, `p`, `I`, `i`, `M`, `m`, a number)".to_owned(),
         (Check::Test, _) => "no `-v`, `-R`".to_owned(),
         (Check::NoPlus, _) => "none starting with `+`".to_owned(),
+        (Check::Words, _) => "any: every word is printed".to_owned(),
         (_, Some(n)) => format!("at most {n}"),
         (_, None) => "any".to_owned(),
     };

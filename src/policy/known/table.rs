@@ -454,7 +454,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
         name: "echo",
         grammar: posix("neE", "", &[]),
         any_words: true,
-        check: Check::None,
+        check: Check::Words,
     },
     ReadOnly {
         // No options: `-v VAR` (bash's builtin sets a variable) is left out, so it is refused.
