@@ -42,7 +42,7 @@ reason = "pushing is the person's"
 "#;
 
 /// How many commands the generator writes; `JUDGE_GENERATED` sets another count.
-const GENERATED: usize = 1500;
+const GENERATED: usize = 1000;
 
 struct Sandbox {
     root: tempfile::TempDir,
@@ -239,8 +239,9 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
         let judged = runs(command);
         let home = sandbox.root.path().join("template/home");
         let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
+        let programs = trace::programs(&traces);
         for (file, text) in &traces {
-            for finding in verdict.findings(text) {
+            for finding in verdict.findings(text, &programs[file]) {
                 failures.push(format!("{command:?} ({file}): {finding}"));
             }
         }
@@ -279,7 +280,8 @@ fn the_judge_sees_what_bash_does_beyond_the_reading() {
         let (project, traces) = sandbox.run(1000 + n, command);
         let judged = runs(read_as);
         let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
-        let findings: Vec<String> = traces.values().flat_map(|t| verdict.findings(t)).collect();
+        let programs = trace::programs(&traces);
+        let findings: Vec<String> = traces.iter().flat_map(|(f, t)| verdict.findings(t, &programs[f])).collect();
         assert!(
             findings.iter().any(|f| f.contains(expected)),
             "{command}: expected a finding of {expected}, got {findings:?}"

@@ -6,7 +6,7 @@ use user_questions::policy::shell::Run;
 
 /// The system calls traced: programs run, files opened, made, removed, renamed or
 /// touched, sockets connected, the clock set.
-pub const SYSCALLS: &str = "trace=execve,execveat,open,openat,openat2,creat,truncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,chmod,fchmodat,utimensat,utimes,utime,mknod,mknodat,connect,clock_settime,settimeofday,clock_adjtime";
+pub const SYSCALLS: &str = "trace=clone,clone3,fork,vfork,execve,execveat,open,openat,openat2,creat,truncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,chmod,fchmodat,utimensat,utimes,utime,mknod,mknodat,connect,clock_settime,settimeofday,clock_adjtime";
 
 /// Programs that run the command they were read through to.
 const WRAPPERS: &[&str] =
@@ -30,9 +30,10 @@ pub struct Verdict<'a> {
 }
 
 impl Verdict<'_> {
-    /// Each thing in one process's trace that the rules do not allow.
-    pub fn findings(&self, trace: &str) -> Vec<String> {
-        let mut program = String::new();
+    /// Each thing in one process's trace that the rules do not allow; `program`: the
+    /// program it runs until it executes one of its own ([`programs`]).
+    pub fn findings(&self, trace: &str, program: &str) -> Vec<String> {
+        let mut program = program.to_owned();
         let mut found = Vec::new();
         for line in trace.lines() {
             if line.starts_with("execve(") && succeeded(line) {
@@ -137,6 +138,47 @@ impl Verdict<'_> {
             || path.starts_with("pipe:")
             || path.starts_with("/tmp/sh-thd")
     }
+}
+
+/// The program each process's trace starts in (by its file, `t.PID`): a thread or a
+/// child runs its parent's until it executes one of its own.
+pub fn programs(traces: &std::collections::BTreeMap<String, String>) -> std::collections::BTreeMap<String, String> {
+    let mut parent = std::collections::BTreeMap::new();
+    let mut own = std::collections::BTreeMap::new();
+    for (file, text) in traces {
+        for line in text.lines() {
+            let call = line.split('(').next().unwrap_or_default();
+            if matches!(call, "clone" | "clone3" | "fork" | "vfork") {
+                if let Some((_, child)) = line.rsplit_once(") = ") {
+                    parent.insert(format!("t.{}", child.trim()), file.clone());
+                }
+            }
+            if call == "execve" && succeeded(line) && !own.contains_key(file) {
+                let argv = strings(line.split_once('[').map_or("", |(_, r)| r));
+                let name = argv.first().map(|a| a.rsplit('/').next().unwrap_or(a).to_owned()).unwrap_or_default();
+                own.insert(file.clone(), name);
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for file in traces.keys() {
+        let mut at = file.clone();
+        let mut program = String::new();
+        for _ in 0..64 {
+            match parent.get(&at) {
+                Some(p) => {
+                    at = p.clone();
+                    if let Some(name) = own.get(&at) {
+                        program = name.clone();
+                        break;
+                    }
+                }
+                None => break,
+            }
+        }
+        out.insert(file.clone(), program);
+    }
+    out
 }
 
 /// Whether the call returned without an error.
