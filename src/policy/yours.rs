@@ -1,6 +1,8 @@
 //! The person's rules file, edited in place: a rule added at the end of its verdict's
 //! list, or one taken out by its place there (`allow:2`), the person's comments and
-//! layout kept (toml_edit); or every rule of an agent session that ended. A file that is not TOML is an error and never overwritten,
+//! layout kept (toml_edit); or every rule of an agent session that ended. Each edit
+//! reads, changes and writes the file under an exclusive lock (`rules.toml.lock`), so
+//! edits racing each other (a `userq rules deny` while a session ends) are each kept. A file that is not TOML is an error and never overwritten,
 //! and nothing that would no longer read as rules is saved. `userq rules` and the
 //! window's Rules view both edit through here.
 
@@ -33,6 +35,7 @@ pub fn path(config: &Path) -> PathBuf {
 /// Adds `entries`, each at the end of its verdict's list; their numbers there.
 pub fn add(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, EditError> {
     let path = path(config);
+    let _lock = lock(&path)?;
     let mut doc = document(&path)?;
     let mut numbers = Vec::new();
     for (verdict, entry) in entries {
@@ -54,6 +57,7 @@ pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
     let no_such = || EditError::NoSuch(id.to_owned());
     let (key, n) = place(id)?;
     let path = path(config);
+    let _lock = lock(&path)?;
     let mut doc = document(&path)?;
     let list = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(no_such)?;
     if n == 0 || n > list.len() {
@@ -68,6 +72,7 @@ pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
 pub fn replace(config: &Path, id: &str, entry: &Entry) -> Result<(), EditError> {
     let (key, n) = place(id)?;
     let path = path(config);
+    let _lock = lock(&path)?;
     let mut doc = document(&path)?;
     let unusable = |error: String| EditError::Unusable { path: path.clone(), error };
     let table = toml_edit::ser::to_document(entry).map_err(|e| unusable(e.to_string()))?.as_table().clone();
@@ -86,6 +91,7 @@ pub fn end_session(config: &Path, session: &str) -> Result<usize, EditError> {
     if !path.exists() {
         return Ok(0);
     }
+    let _lock = lock(&path)?;
     let mut doc = document(&path)?;
     let mut ended = 0;
     for verdict in Verdict::ALL {
@@ -111,6 +117,23 @@ fn place(id: &str) -> Result<(&str, usize), EditError> {
     Ok((key, n))
 }
 
+/// An exclusive lock on the rules file's edits, held until dropped: the lock file
+/// beside it, never the file itself, which each save replaces.
+fn lock(path: &Path) -> Result<std::fs::File, EditError> {
+    let unusable = |e: std::io::Error| EditError::Unusable { path: path.to_owned(), error: e.to_string() };
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(unusable)?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path.with_extension("toml.lock"))
+        .map_err(unusable)?;
+    file.lock().map_err(unusable)?;
+    Ok(file)
+}
+
 /// The file as a document; an empty one when there is no file yet.
 fn document(path: &Path) -> Result<DocumentMut, EditError> {
     let unusable = |error: String| EditError::Unusable { path: path.to_owned(), error };
@@ -126,4 +149,35 @@ fn save(path: &Path, doc: &DocumentMut) -> Result<(), EditError> {
     rules::parse(&text, path, &Origin::Yours)?;
     paths::write(path, text.as_bytes(), Access::AsBefore)
         .map_err(|e| EditError::Unusable { path: path.to_owned(), error: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_racing_each_other_are_each_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().to_path_buf();
+        let deny = |n: usize| Entry { command: Some(format!("tool{n}")), ..Entry::default() };
+        let session =
+            |n: usize| Entry { command: Some(format!("s{n}")), session: Some("ending".into()), ..Entry::default() };
+        std::thread::scope(|scope| {
+            for t in 0..8 {
+                let config = &config;
+                scope.spawn(move || {
+                    for i in 0..10 {
+                        add(config, &[(Verdict::Deny, deny(t * 10 + i))]).unwrap();
+                        add(config, &[(Verdict::Allow, session(t * 10 + i))]).unwrap();
+                        end_session(config, "ending").unwrap();
+                    }
+                });
+            }
+        });
+        let text = std::fs::read_to_string(path(&config)).unwrap();
+        let rules = rules::parse(&text, &path(&config), &Origin::Yours).unwrap();
+        let denies = rules.iter().filter(|r| r.verdict == Verdict::Deny).count();
+        assert_eq!(denies, 80, "every deny is kept");
+        assert!(rules.iter().all(|r| r.scope.session.is_none()), "every session's rule ended with it");
+    }
 }
