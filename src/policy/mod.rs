@@ -401,10 +401,24 @@ fn judged_by<'r>(text: String, kind: &'static str, fitting: impl Iterator<Item =
 fn judge_fetch(url: &str, rules: &[&Rule]) -> Judged {
     let host = url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
     let fitting = rules.iter().filter(|r| match &r.what {
-        What::Fetch(domain) => !host.is_empty() && rules::wildcard(domain, &host),
+        What::Fetch(domain) => !host.is_empty() && rules::wildcard(&as_host(domain), &host),
         _ => false,
     });
     judged_by(url.to_owned(), "fetch", fitting)
+}
+
+/// A fetch rule's domain the way a URL's host is read: lowercase, each label beyond
+/// ASCII in punycode (`Bücher.DE` is `xn--bcher-kva.de`), a label with `*` lowercased.
+fn as_host(domain: &str) -> String {
+    domain
+        .trim_end_matches('.')
+        .split('.')
+        .map(|label| match url::Host::parse(label) {
+            Ok(url::Host::Domain(ascii)) if !label.contains('*') => ascii,
+            _ => label.to_lowercase(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 fn judge_mcp(server: &str, tool: &str, rules: &[&Rule]) -> Judged {

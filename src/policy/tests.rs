@@ -253,3 +253,18 @@ fn docs_policy_md_holds_the_read_only_table_as_the_code_has_it() {
     }
     assert!(doc == want, "docs/policy.md's table is stale: run `UPDATE_DOCS=1 cargo test --lib policy`");
 }
+
+#[test]
+fn a_fetch_rule_fits_hosts_as_urls_name_them() {
+    let p = policy("[[deny]]\nfetch = \"Evil.ORG\"\n[[deny]]\nfetch = \"bücher.de\"\n[[deny]]\nfetch = \"*.Bad.example\"\n");
+    let fetch = |url: &str| {
+        let action = Action { kind: Kind::Fetch(url.into()), cwd: None, agent: None, session: None };
+        p.decide(&action).decision
+    };
+    assert_eq!(fetch("https://evil.org/x"), Verdict::Deny);
+    assert_eq!(fetch("https://EVIL.org/x"), Verdict::Deny);
+    assert_eq!(fetch("https://bücher.de/"), Verdict::Deny);
+    assert_eq!(fetch("https://xn--bcher-kva.de/"), Verdict::Deny);
+    assert_eq!(fetch("https://www.bad.example/"), Verdict::Deny);
+    assert_eq!(fetch("https://good.example/"), Verdict::Ask);
+}
