@@ -597,3 +597,44 @@ async fn a_sessions_rules_end_with_its_session_end_even_when_the_agent_leaves_st
     other["session_id"] = json!("other");
     assert_eq!(hook(&socket, "claude-code", &other).await, allow);
 }
+
+#[tokio::test]
+async fn a_project_scope_is_kept_as_the_kernel_finds_it_and_a_deny_holds_without_a_folder() {
+    let (d, socket) = temp_socket();
+    let shop = d.path().join("work/shop");
+    std::fs::create_dir_all(&shop).unwrap();
+    std::fs::create_dir_all(d.path().join("work/other")).unwrap();
+    std::os::unix::fs::symlink(&shop, d.path().join("link")).unwrap();
+    let add = |args: &[&str], cwd: &Path| {
+        let mut c = userq(&socket);
+        c.args(args).current_dir(cwd);
+        async move { finish(c.spawn().unwrap()).await }
+    };
+    let out = add(&["rules", "deny", "curl", "--project", "../shop"], &d.path().join("work/other")).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let kept = std::fs::read_to_string(config_dir(&socket).join("rules.toml")).unwrap();
+    let real = std::fs::canonicalize(&shop).unwrap();
+    assert!(kept.contains(&format!("project = \"{}\"", real.display())), "{kept}");
+    // A folder that is not there is refused by name.
+    let out = add(&["rules", "deny", "curl", "--project", "../nowhere"], &shop).await;
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("nowhere") && out.stderr.contains("is not a folder"), "{}", out.stderr);
+    let pre = |cwd: Option<&Path>| {
+        let mut input = json!({
+            "session_id": "s", "transcript_path": "/t.jsonl", "permission_mode": "default",
+            "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+            "tool_input": {"command": "curl https://example.com"}, "permission_suggestions": []
+        });
+        if let Some(cwd) = cwd {
+            input["cwd"] = json!(cwd.display().to_string());
+        }
+        input
+    };
+    let denied = |out: Option<Value>| out.is_some_and(|o| o["hookSpecificOutput"]["decision"]["behavior"] == "deny");
+    assert!(denied(hook(&socket, "claude-code", &pre(Some(&shop))).await));
+    // Reached through a link, the project is the same folder.
+    assert!(denied(hook(&socket, "claude-code", &pre(Some(&d.path().join("link")))).await));
+    // With no folder, a project's deny still holds.
+    assert!(denied(hook(&socket, "claude-code", &pre(None)).await));
+    assert!(!denied(hook(&socket, "claude-code", &pre(Some(&d.path().join("work/other")))).await));
+}

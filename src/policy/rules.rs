@@ -245,8 +245,13 @@ pub enum Fit {
 impl Rule {
     /// Whether this rule's scope holds for an action in `cwd` by `agent` in `session`.
     pub fn holds(&self, cwd: Option<&Path>, agent: Option<&str>, session: Option<&str>) -> bool {
-        self.scope.project.as_deref().is_none_or(|p| cwd.is_some_and(|c| c.starts_with(p)))
-            && self.scope.agent.as_deref().is_none_or(|a| Some(a) == agent)
+        self.scope.project.as_deref().is_none_or(|p| match cwd {
+            // The folder as written or as the kernel finds it (a link, `..`).
+            Some(c) => c.starts_with(p) || real(c).starts_with(real(p)),
+            // With no folder known, a deny or an ask still holds: it cannot be shown
+            // to be elsewhere. An allow needs to be in its project.
+            None => self.verdict != Verdict::Allow,
+        }) && self.scope.agent.as_deref().is_none_or(|a| Some(a) == agent)
             && self.scope.session.as_deref().is_none_or(|s| Some(s) == session)
     }
 
@@ -376,6 +381,11 @@ pub fn expand_home(p: &str) -> String {
         Some(rest) if rest.starts_with('/') => format!("{home}{rest}"),
         _ => p.to_owned(),
     }
+}
+
+/// A folder as the kernel finds it; as written when it does not exist.
+fn real(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// `git` with its global options taken out (`git -C . --no-pager push` is `git push`);

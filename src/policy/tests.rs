@@ -256,7 +256,9 @@ fn docs_policy_md_holds_the_read_only_table_as_the_code_has_it() {
 
 #[test]
 fn a_fetch_rule_fits_hosts_as_urls_name_them() {
-    let p = policy("[[deny]]\nfetch = \"Evil.ORG\"\n[[deny]]\nfetch = \"bücher.de\"\n[[deny]]\nfetch = \"*.Bad.example\"\n");
+    let p = policy(
+        "[[deny]]\nfetch = \"Evil.ORG\"\n[[deny]]\nfetch = \"bücher.de\"\n[[deny]]\nfetch = \"*.Bad.example\"\n",
+    );
     let fetch = |url: &str| {
         let action = Action { kind: Kind::Fetch(url.into()), cwd: None, agent: None, session: None };
         p.decide(&action).decision

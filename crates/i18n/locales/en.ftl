@@ -709,3 +709,4 @@ glance-session = session { $session }
 glance-machine = on { $machine }
 glance-says = The agent says: { $words }
 glance-said-last = Its last message: { $words }
+rules-no-such-project = --project: { $path } is not a folder

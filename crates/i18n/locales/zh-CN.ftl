@@ -654,3 +654,4 @@ glance-session = 会话 { $session }
 glance-machine = 机器 { $machine }
 glance-says = 智能体说：{ $words }
 glance-said-last = 它的上一条消息：{ $words }
+rules-no-such-project = --project：{ $path } 不是一个文件夹

@@ -172,8 +172,20 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
         ..Entry::default()
     };
     if let Some(project) = args.project {
-        let full = if project.is_absolute() { project } else { here().join(project) };
-        entry.project = Some(full.display().to_string());
+        // Kept as the kernel finds it (`..`, a link, a quoted `~` resolved), so the
+        // rule holds wherever the project is reached from; a folder that is not there
+        // is refused by name.
+        let expanded = PathBuf::from(user_questions::policy::rules::expand_home(&project.to_string_lossy()));
+        let full = if expanded.is_absolute() { expanded } else { here().join(expanded) };
+        match std::fs::canonicalize(&full) {
+            Ok(real) if real.is_dir() => entry.project = Some(real.display().to_string()),
+            _ => {
+                return crate::fail(
+                    2,
+                    &tr().tr_args("rules-no-such-project", &[("path", (&full.display().to_string()).into())]),
+                )
+            }
+        }
     }
     let pattern = args.pattern.unwrap_or_default();
     match (args.read_only, args.read, args.edit, args.fetch, args.mcp) {
