@@ -638,3 +638,51 @@ async fn a_project_scope_is_kept_as_the_kernel_finds_it_and_a_deny_holds_without
     assert!(denied(hook(&socket, "claude-code", &pre(None)).await));
     assert!(!denied(hook(&socket, "claude-code", &pre(Some(&d.path().join("work/other")))).await));
 }
+
+#[tokio::test]
+async fn a_project_file_is_trusted_as_the_bytes_it_holds_and_never_hides_a_trusted_parent_or_reaches_outside() {
+    let (d, socket) = temp_socket();
+    let project = d.path().join("shop");
+    let inner = project.join("src");
+    std::fs::create_dir_all(project.join(".userq")).unwrap();
+    std::fs::create_dir_all(inner.join(".userq")).unwrap();
+    let in_dir = |args: &[&str], cwd: &Path| {
+        let mut c = userq(&socket);
+        c.args(args).current_dir(cwd);
+        async move { finish(c.spawn().unwrap()).await }
+    };
+    // Not text: never trusted, and said so.
+    std::fs::write(project.join(".userq/rules.toml"), b"[[allow]]\ncommand = \"curl\"\n# \xff\xfe\n").unwrap();
+    let out = in_dir(&["rules", "trust"], &project).await;
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("not UTF-8"), "{}", out.stderr);
+    // The parent trusted: its deny, and an allow that would reach outside its folder.
+    let parent = "[[deny]]\ncommand = \"curl\"\nreason = \"no fetching\"\n[[allow]]\nedit = \"../**\"\n[[allow]]\nedit = \"src/**\"\n";
+    std::fs::write(project.join(".userq/rules.toml"), parent).unwrap();
+    let out = in_dir(&["rules", "trust"], &project).await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    // An untrusted file nearer the folder hides nothing.
+    std::fs::write(inner.join(".userq/rules.toml"), "[[allow]]\ncommand = \"curl\"\n").unwrap();
+    let bash = |command: &str, cwd: &Path| {
+        json!({
+            "session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd.display().to_string(),
+            "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+            "tool_input": {"command": command}, "permission_suggestions": []
+        })
+    };
+    let out = hook(&socket, "claude-code", &bash("curl https://example.com", &inner)).await.unwrap();
+    assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "deny", "{out}");
+    let write = |path: &Path| {
+        json!({
+            "session_id": "s", "transcript_path": "/t.jsonl", "cwd": project.display().to_string(),
+            "permission_mode": "default", "hook_event_name": "PermissionRequest", "tool_name": "Write",
+            "tool_input": {"file_path": path.display().to_string(), "content": "x"}, "permission_suggestions": []
+        })
+    };
+    let allowed = |out: Option<Value>| out.is_some_and(|o| o["hookSpecificOutput"]["decision"]["behavior"] == "allow");
+    assert!(allowed(hook(&socket, "claude-code", &write(&project.join("src/a.rs"))).await));
+    assert!(
+        !allowed(hook(&socket, "claude-code", &write(&d.path().join("outside.txt"))).await),
+        "`../**` reaches outside"
+    );
+}

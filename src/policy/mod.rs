@@ -210,14 +210,17 @@ impl Policy {
         if let Ok(text) = std::fs::read_to_string(&yours) {
             policy.rules.extend(rules::parse(&text, &yours, &Origin::Yours)?);
         }
-        if let Some(file) = cwd.and_then(trust::find) {
+        for file in cwd.map(trust::find_all).unwrap_or_default() {
             let content = std::fs::read(&file).unwrap_or_default();
-            match trust::status(config, &file, &content) {
-                trust::Trust::Trusted => {
-                    let text = String::from_utf8_lossy(&content);
-                    policy.rules.extend(rules::parse(&text, &file, &Origin::Project(file.clone()))?);
+            match (trust::status(config, &file, &content), std::str::from_utf8(&content)) {
+                (trust::Trust::Trusted, Ok(text)) => {
+                    let rules = rules::parse(text, &file, &Origin::Project(file.clone()))?;
+                    policy.rules.extend(trust::within_project(rules));
                 }
-                other => policy.untrusted = Some((file, other)),
+                (other, _) => {
+                    let other = if other == trust::Trust::Trusted { trust::Trust::Changed } else { other };
+                    policy.untrusted.get_or_insert((file, other));
+                }
             }
         }
         Ok(policy)

@@ -28,7 +28,30 @@ pub enum Trust {
 
 /// The nearest project rules file at or above `cwd`.
 pub fn find(cwd: &Path) -> Option<PathBuf> {
-    cwd.ancestors().map(|d| d.join(PROJECT_FILE)).find(|p| p.is_file())
+    find_all(cwd).into_iter().next()
+}
+
+/// Every project rules file at or above `cwd`, the nearest first: each one trusted
+/// applies, so an untrusted file below never hides a trusted one's denies.
+pub fn find_all(cwd: &Path) -> Vec<PathBuf> {
+    cwd.ancestors().map(|d| d.join(PROJECT_FILE)).filter(|p| p.is_file()).collect()
+}
+
+/// Why a file was not trusted.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}: not UTF-8 text, so it is not read as rules")]
+    NotText(PathBuf),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+}
+
+/// A file trusted: the hash its trust is pinned to, and how many rules it holds.
+pub struct Trusted {
+    pub hash: String,
+    pub rules: usize,
 }
 
 /// The hash trust is pinned to.
@@ -50,14 +73,35 @@ pub fn status(config: &Path, file: &Path, content: &[u8]) -> Trust {
     }
 }
 
-/// Trusts `file` as it is now; returns the hash trusted.
-pub fn trust(config: &Path, file: &Path) -> std::io::Result<String> {
+/// Trusts `file` as it is now: the very bytes read once, which must be text that
+/// reads as rules (a file that does not is never trusted), are the ones hashed.
+pub fn trust(config: &Path, file: &Path) -> Result<Trusted, TrustError> {
     let content = std::fs::read(file)?;
+    let text = std::str::from_utf8(&content).map_err(|_| TrustError::NotText(file.to_owned()))?;
+    let rules = rules::parse(text, file, &Origin::Project(file.to_path_buf()))?.len();
     let h = hash(&content);
     let mut doc = store(config);
     doc[&file.display().to_string()] = toml_edit::value(h.clone());
     paths::write(&config.join(STORE), doc.to_string().as_bytes(), Access::Private)?;
-    Ok(h)
+    Ok(Trusted { hash: h, rules })
+}
+
+/// The rules of a trusted project file that apply: an allow reaches only inside the
+/// file's project (no absolute path, `~` or `..` in a file rule), whatever the file
+/// says; its denies and asks all hold.
+pub fn within_project(rules: Vec<Rule>) -> Vec<Rule> {
+    use super::rules::{Verdict, What};
+    rules
+        .into_iter()
+        .filter(|r| match (&r.what, r.verdict) {
+            (What::Read(glob) | What::Edit(glob), Verdict::Allow) => {
+                !(glob.starts_with('/')
+                    || glob.starts_with('~')
+                    || Path::new(glob).components().any(|c| c == std::path::Component::ParentDir))
+            }
+            _ => true,
+        })
+        .collect()
 }
 
 /// A project's rules file as a door shows it: whether it applies, and its rules.

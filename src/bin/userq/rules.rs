@@ -305,21 +305,16 @@ fn trust_project(dir: Option<PathBuf>) -> ExitCode {
         );
     };
     // A file that does not read as rules is not trusted: its mistakes are named now.
-    let text = std::fs::read_to_string(&file).unwrap_or_default();
-    if let Err(e) = rules::parse(&text, &file, &user_questions::policy::Origin::Project(file.clone())) {
-        return crate::fail(1, &e.to_string());
-    }
     match trust::trust(&config, &file) {
-        Ok(hash) => {
-            let n = text.matches("[[").count();
+        Ok(trusted) => {
             println!(
                 "{}",
                 tr().tr_args(
                     "policy-trusted",
                     &[
                         ("file", (&file.display().to_string()).into()),
-                        ("hash", (&hash[..12]).into()),
-                        ("count", n.into())
+                        ("hash", (&trusted.hash[..12]).into()),
+                        ("count", trusted.rules.into())
                     ]
                 )
             );
