@@ -24,11 +24,15 @@ impl File {
     /// project, or the action's folder; a folder stands for everything under it.
     pub fn fits(&self, glob: &str, rule: &Rule, cwd: Option<&Path>) -> bool {
         let base = rule.scope.project.as_deref().or(cwd);
-        let as_found = found(&joined(glob, base.map(found).as_deref()));
+        // The folder a relative glob starts at is a path, never a pattern: a folder
+        // named `br[1]` or `star*` matches only itself.
+        let as_found = found(&joined(glob, base.map(found).as_deref().map(escaped).as_deref()));
+        let as_written = by_names(&joined(glob, base.map(escaped).as_deref()));
         if rule.verdict == Verdict::Allow {
-            return matches(&as_found, &self.found);
+            // Where the write lands as the kernel finds it, and as a tool that takes
+            // `..` out by name finds it: an allow must cover both.
+            return matches(&as_found, &self.found) && matches(&as_written, &self.written);
         }
-        let as_written = by_names(&joined(glob, base));
         [&as_written, &as_found].iter().any(|p| matches(p, &self.written) || matches(p, &self.found))
     }
 }
@@ -64,6 +68,11 @@ fn matches(pattern: &Path, file: &Path) -> bool {
     fits(&pattern) || fits(&format!("{}/**", pattern.trim_end_matches('/')))
 }
 
+/// A folder's path with every glob character escaped.
+fn escaped(path: &Path) -> PathBuf {
+    PathBuf::from(glob::Pattern::escape(&path.display().to_string()))
+}
+
 /// `path` with `~` expanded, against `cwd` unless absolute.
 fn joined(path: &str, cwd: Option<&Path>) -> PathBuf {
     let expanded = rules::expand_home(path);
@@ -89,14 +98,28 @@ fn by_names(path: &Path) -> PathBuf {
 }
 
 /// The longest leading part of `path` that exists, resolved by the kernel (links
-/// and `..` as it follows them), and the rest by name.
+/// and `..` as it follows them), and the rest by name. A link whose target is not
+/// there yet is followed too: writing to it creates its target.
 fn found(path: &Path) -> PathBuf {
+    found_within(path, 0)
+}
+
+fn found_within(path: &Path, links: usize) -> PathBuf {
     let mut existing = path.to_path_buf();
     let mut rest = Vec::new();
     loop {
         if let Ok(real) = std::fs::canonicalize(&existing) {
             let rest: PathBuf = rest.iter().rev().collect();
             return by_names(&real.join(rest));
+        }
+        let dangling = existing.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        if let (true, Ok(target), true) = (dangling, std::fs::read_link(&existing), links < 40) {
+            let target = match existing.parent() {
+                Some(parent) if target.is_relative() => parent.join(target),
+                _ => target,
+            };
+            let rest: PathBuf = rest.iter().rev().collect();
+            return found_within(&target.join(rest), links + 1);
         }
         match (existing.file_name().map(ToOwned::to_owned), existing.parent()) {
             (Some(name), Some(parent)) => {
@@ -132,5 +155,29 @@ mod tests {
         assert!(through.fits(&secret.display().to_string(), deny, cwd), "the deny sees where it leads");
         let new = File::at("src/new/deeper/x.rs", cwd);
         assert!(new.fits("src/**", allow, cwd), "a file not made yet is judged by its name");
+        // `src/deep/../../x`: the kernel goes through the link, a tool by name.
+        std::fs::create_dir_all(project.join("a/b/c")).unwrap();
+        std::os::unix::fs::symlink(project.join("a/b/c"), project.join("src/deep")).unwrap();
+        let through = File::at("src/deep/../../.git/hooks/pre-commit", cwd);
+        assert!(!through.fits("src/**", allow, cwd), "by name it is .git/hooks");
+        // A link to a file not there yet is judged by where the write lands.
+        std::os::unix::fs::symlink(project.join(".git/hooks/post-merge"), project.join("src/dangling")).unwrap();
+        assert!(!File::at("src/dangling", cwd).fits("src/**", allow, cwd));
+    }
+
+    #[test]
+    fn a_folder_named_like_a_pattern_matches_only_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["br[1]", "br1", "star*", "starlight"] {
+            std::fs::create_dir_all(dir.path().join(name).join("src")).unwrap();
+        }
+        let rules = parse("[[allow]]\nedit = \"src/**\"\n", Path::new("r.toml"), &Origin::Yours).unwrap();
+        for (cwd, other) in [("br[1]", "br1"), ("star*", "starlight")] {
+            let cwd = dir.path().join(cwd);
+            let cwd = Some(cwd.as_path());
+            assert!(File::at("src/a.rs", cwd).fits("src/**", &rules[0], cwd));
+            let elsewhere = dir.path().join(other).join("src/a.rs");
+            assert!(!File::at(&elsewhere.display().to_string(), cwd).fits("src/**", &rules[0], cwd), "{other}");
+        }
     }
 }
