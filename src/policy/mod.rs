@@ -413,6 +413,11 @@ fn judge_fetch(url: &str, rules: &[&Rule]) -> Judged {
 /// A fetch rule's domain the way a URL's host is read: lowercase, each label beyond
 /// ASCII in punycode (`Bücher.DE` is `xn--bcher-kva.de`), a label with `*` lowercased.
 fn as_host(domain: &str) -> String {
+    // A port (Codex's `example.com:443`) is not part of the host.
+    let domain = match domain.rsplit_once(':') {
+        Some((host, port)) if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => host,
+        _ => domain,
+    };
     domain
         .trim_end_matches('.')
         .split('.')

@@ -465,6 +465,7 @@ policy-left-out-one-character = a ? wildcard, which the policy has not
 policy-left-out-space-in-word = a word with a space in it, which a rule's words cannot say
 policy-left-out-whole-text = a pattern over a whole path or address, where * crosses folders
 policy-left-out-one-agent = it holds for one of the agent's own sub-agents
+policy-left-out-widens = an allow beside a rule left out that names the same thing: without that rule it could allow what the agent refused
 policy-import-none = No rules to import.
 policy-import-confirm = Nothing saved: run again with --yes to add these rules.
 policy-import-added = Added { $count ->

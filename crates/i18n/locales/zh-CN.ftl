@@ -429,6 +429,7 @@ policy-left-out-one-character = ? 通配符，策略不支持
 policy-left-out-space-in-word = 含空格的单个参数，规则的词无法表达
 policy-left-out-whole-text = 针对整个路径或地址的模式，其中 * 可跨越文件夹
 policy-left-out-one-agent = 只对该智能体自己的某个子智能体生效
+policy-left-out-widens = 与一条被略去的规则涉及同一对象的允许规则：少了那条规则，它可能允许代理原本拒绝的操作
 policy-import-none = 没有可导入的规则。
 policy-import-confirm = 未保存：加上 --yes 再运行一次，以添加这些规则。
 policy-import-added = 已把 { $count } 条规则加入你的规则。

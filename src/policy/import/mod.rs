@@ -79,6 +79,10 @@ pub enum LeftOut {
     WholeText,
     /// It holds for one of the agent's own sub-agents.
     OneAgent,
+    /// An allow next to a rule left out that names the same thing: the left-out rule
+    /// may be the exception the agent carved from it (a deny of `git push --force`
+    /// under an allow of `git push`), so the allow alone would allow more.
+    Widens,
 }
 
 impl LeftOut {
@@ -101,6 +105,7 @@ impl LeftOut {
             Self::SpaceInWord => "policy-left-out-space-in-word",
             Self::WholeText => "policy-left-out-whole-text",
             Self::OneAgent => "policy-left-out-one-agent",
+            Self::Widens => "policy-left-out-widens",
         }
     }
 }
@@ -190,9 +195,41 @@ pub fn all(agent: &str, home: &Path, project: Option<&Path>) -> Result<Imported,
     for file in files(agent, home, project) {
         let text =
             std::fs::read_to_string(&file).map_err(|e| ImportError { file: file.clone(), why: e.to_string() })?;
+        // A file `userq setup` wrote (Gemini CLI's policy that sends every tool to
+        // the hook) is this product's own, not the person's rules.
+        if text.starts_with(OWN_FILE) {
+            continue;
+        }
         imported.extend(read(agent, &file, &text, shown.as_deref())?);
     }
+    imported.drop_widening();
     Ok(imported)
+}
+
+/// How a file `userq setup` writes for an agent begins.
+pub const OWN_FILE: &str = "# Written by `userq setup";
+
+impl Imported {
+    /// Leaves out every allow whose subject a left-out rule names too: without that
+    /// rule, the allow could allow what the agent refused.
+    fn drop_widening(&mut self) {
+        let left: Vec<String> = self.left_out.iter().map(|(text, _)| text.to_lowercase()).collect();
+        let mut widening = Vec::new();
+        self.rules.retain(|(verdict, entry)| {
+            let subject = [&entry.command, &entry.read, &entry.edit, &entry.fetch, &entry.mcp]
+                .into_iter()
+                .flatten()
+                .next()
+                .map(|s| s.trim_end_matches('*').trim().to_lowercase())
+                .unwrap_or_default();
+            let keep = *verdict != Verdict::Allow || !left.iter().any(|t| t.contains(&subject));
+            if !keep {
+                widening.push(subject);
+            }
+            keep
+        });
+        self.left_out.extend(widening.into_iter().map(|s| (s, LeftOut::Widens)));
+    }
 }
 
 /// Lists of rules written as strings in a JSON settings file: each list at its

@@ -235,3 +235,27 @@ fn each_agents_files_are_found_where_it_keeps_them() {
     assert_eq!(names("gemini"), [Path::new(".gemini/policies/p.toml")]);
     assert!(names("opencode").is_empty());
 }
+
+#[test]
+fn an_import_never_widens_nor_takes_this_products_own_file() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    let settings = json!({"permissions": {
+        "allow": ["Bash(git push:*)", "Bash(cargo test:*)"],
+        "deny": ["Bash(git push * --force)"]
+    }});
+    std::fs::write(home.path().join(".claude/settings.json"), settings.to_string()).unwrap();
+    let imported = all("claude-code", home.path(), None).unwrap();
+    let commands: Vec<&str> = imported.rules.iter().filter_map(|(_, e)| e.command.as_deref()).collect();
+    assert_eq!(commands, ["cargo test"], "the allow the left-out deny carved from is left out too");
+    assert!(
+        imported.left_out.iter().any(|(r, why)| r == "git push" && *why == LeftOut::Widens),
+        "{:?}",
+        imported.left_out
+    );
+
+    std::fs::create_dir_all(home.path().join(".gemini/policies")).unwrap();
+    std::fs::write(home.path().join(".gemini/policies/user-questions.toml"), crate::agents::gemini::POLICY).unwrap();
+    let imported = all("gemini", home.path(), None).unwrap();
+    assert!(imported.rules.is_empty(), "setup's own policy is not the person's: {:?}", imported.rules);
+}
