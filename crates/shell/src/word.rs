@@ -108,11 +108,7 @@ fn braces_expand(text: &str) -> bool {
             '{' if previous != '$' => open.push(false),
             ',' if !open.is_empty() => *open.last_mut().expect("open") = true,
             '.' if !open.is_empty() && chars.peek() == Some(&'.') => *open.last_mut().expect("open") = true,
-            '}' => {
-                if open.pop() == Some(true) {
-                    return true;
-                }
-            }
+            '}' if open.pop() == Some(true) => return true,
             _ => {}
         }
         previous = c;
