@@ -224,7 +224,7 @@ def test_doctor_says_whether_codex_trusts_the_hook_as_codex_itself_does(agent, s
     assert (code, codex_report["hooks"], codex_report["trust"]) == (1, "current", "untrusted"), codex_report
     listed = app_server(agent, {"id": 1, "method": "hooks/list", "params": {"cwds": [str(agent.work)]}})
     ours = {h["eventName"]: h for h in listed[1]["result"]["data"][0]["hooks"] if h["command"].endswith(" hook codex")}
-    assert sorted(ours) == ["permissionRequest", "sessionEnd"], ours
+    assert sorted(ours) == ["permissionRequest", "preToolUse", "sessionEnd"], ours
 
     def trust(hook):
         """As Codex's own "Trust" does."""
@@ -233,8 +233,9 @@ def test_doctor_says_whether_codex_trusts_the_hook_as_codex_itself_does(agent, s
                        "mergeStrategy": "upsert"}], "reloadUserConfig": True}})
         assert trusted[1]["result"]["status"] == "ok", trusted
 
-    # One of the two trusted: a session's rules would not end with it, and doctor says so.
+    # Two of the three trusted: a session's rules would not end with it, and doctor says so.
     trust(ours["permissionRequest"])
+    trust(ours["preToolUse"])
     code, codex_report = doctor(agent)
     assert (code, codex_report["trust"]) == (1, "untrusted"), codex_report
     trust(ours["sessionEnd"])
@@ -250,7 +251,7 @@ def test_setup_trusts_the_hook_in_codex_only_when_asked_and_says_what_it_trusts(
     assert codex_report["trust"] == "untrusted", codex_report
     out = agent.setup("codex", "--trust")
     hook = f"{USERQ.resolve()} hook codex"
-    for event in ("permissionRequest", "sessionEnd"):
+    for event in ("permissionRequest", "preToolUse", "sessionEnd"):
         assert f"Trusting in Codex: the {event} hook `{hook}` from {agent.home / '.codex' / 'hooks.json'} (hash sha256:" in out, out
     assert "Codex trusts the hook and runs it" in out, out
     code, codex_report = doctor(agent)
