@@ -344,7 +344,8 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
                     // The files it names are judged by the read rules: a deny refuses,
                     // an ask asks, and a folder holding what a rule keeps back is the
                     // person's.
-                    for word in run.argv[1..].iter().filter_map(Word::literal) {
+                    let keeps_back = rules.iter().any(|r| matches!(r.what, What::Read(_)) && r.verdict != Verdict::Allow);
+                    for word in run.argv[1..].iter().filter_map(Word::literal).filter(|_| keeps_back) {
                         let by_rules = judge_path(word, rules, cwd, false);
                         if by_rules.decision != Verdict::Allow && by_rules.by != By::NoRule {
                             return Judged { text: part.text().to_owned(), kind: "run", ..by_rules };
