@@ -137,6 +137,10 @@ pub struct Judged {
     pub decision: Verdict,
     #[serde(flatten)]
     pub by: By,
+    /// The part of a command as the reader read it, once: what explains and remembers
+    /// the verdict reads it here, never reading the command again.
+    #[serde(skip)]
+    pub part: Option<Part>,
 }
 
 /// The policy's verdict on an action.
@@ -298,10 +302,14 @@ fn judged(part: &Part, decision: Verdict, by: By) -> Judged {
         Part::Read { .. } => "read",
         Part::Unreadable { .. } => "unreadable",
     };
-    Judged { text: part.text().to_owned(), kind, decision, by }
+    Judged { text: part.text().to_owned(), kind, decision, by, part: None }
 }
 
 fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
+    Judged { part: Some(part.clone()), ..judge_one(part, rules, cwd) }
+}
+
+fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
     match part {
         Part::Unreadable { why, .. } => judged(part, Verdict::Ask, unreadable(why)),
         Part::Write { path: Word::Literal(p), .. } => {
@@ -344,7 +352,8 @@ fn judge_part(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
                     // The files it names are judged by the read rules: a deny refuses,
                     // an ask asks, and a folder holding what a rule keeps back is the
                     // person's.
-                    let keeps_back = rules.iter().any(|r| matches!(r.what, What::Read(_)) && r.verdict != Verdict::Allow);
+                    let keeps_back =
+                        rules.iter().any(|r| matches!(r.what, What::Read(_)) && r.verdict != Verdict::Allow);
                     for word in run.argv[1..].iter().filter_map(Word::literal).filter(|_| keeps_back) {
                         let by_rules = judge_path(word, rules, cwd, false);
                         if by_rules.decision != Verdict::Allow && by_rules.by != By::NoRule {
@@ -397,8 +406,8 @@ fn judge_path(path: &str, rules: &[&Rule], cwd: Option<&Path>, edit: bool) -> Ju
 /// A part judged by the strongest of the rules that fit it; the person's, when none does.
 fn judged_by<'r>(text: String, kind: &'static str, fitting: impl Iterator<Item = &'r &'r Rule>) -> Judged {
     match strongest(fitting) {
-        Some(rule) => Judged { text, kind, decision: rule.verdict, by: by_rule(rule) },
-        None => Judged { text, kind, decision: Verdict::Ask, by: By::NoRule },
+        Some(rule) => Judged { text, kind, decision: rule.verdict, by: by_rule(rule), part: None },
+        None => Judged { text, kind, decision: Verdict::Ask, by: By::NoRule, part: None },
     }
 }
 

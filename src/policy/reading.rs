@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::shell::{self, Part, Run};
+use super::shell::{Part, Run};
 use super::{known, Action, By, Decision, Kind, Verdict};
 
 /// The key of a permission intent's parts ([`Explained`]).
@@ -67,7 +67,7 @@ pub struct Explained {
     /// The file written, or the name a part that cannot be read is about (`eval`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
-    /// Why it cannot be read: a code of [`shell::Unreadable`] (`runs-text`).
+    /// Why it cannot be read: a code of [`super::shell::Unreadable`] (`runs-text`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<String>,
     pub why: Why,
@@ -110,20 +110,16 @@ const DOES: &[(&str, &[&str], Does)] = &[
 /// Every part of a permission's action: what it does and why it reached the person.
 pub fn explain(action: &Action, decided: &Decision) -> Vec<Explained> {
     let project = action.cwd.as_deref().map(crate::place::project_of);
-    let parts: Vec<Option<Part>> = match &action.kind {
-        Kind::Command(command) => shell::read(command).parts.into_iter().map(Some).collect(),
-        _ => decided.parts.iter().map(|_| None).collect(),
-    };
     decided
         .parts
         .iter()
-        .zip(parts)
-        .map(|(judged, part)| {
-            let unreadable = match &part {
+        .map(|judged| {
+            let part = &judged.part;
+            let unreadable = match part {
                 Some(Part::Unreadable { why, .. }) => Some(why.code().to_owned()),
                 _ => None,
             };
-            let (does, subject) = match (&part, &action.kind) {
+            let (does, subject) = match (part, &action.kind) {
                 (Some(part), _) => does(part, project.as_deref(), action.cwd.as_deref()),
                 (None, Kind::Edit(_)) => written(&judged.text, project.as_deref(), action.cwd.as_deref()),
                 (None, Kind::Fetch(_)) => (Does::Network, None),

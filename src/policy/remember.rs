@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::rules::{Entry, Origin, Rule, Verdict};
-use super::shell::{self, Part, Run};
+use super::shell::{Part, Run};
 use super::{Action, By, Decision, Kind, Policy};
 
 /// How far the action is generalised.
@@ -109,11 +109,9 @@ fn needed(action: &Action, decided: &Decision) -> Option<Vec<Needed>> {
     let undecided = |i: usize| decided.parts.get(i).filter(|p| p.decision != Verdict::Allow);
     let mut needed = Vec::new();
     match &action.kind {
-        Kind::Command(command) => {
-            for (i, part) in shell::read(command).parts.into_iter().enumerate() {
-                if undecided(i).is_none() {
-                    continue;
-                }
+        Kind::Command(_) => {
+            for (i, judged) in decided.parts.iter().enumerate() {
+                let Some(part) = judged.part.clone().filter(|_| undecided(i).is_some()) else { continue };
                 needed.push(match part {
                     Part::Run(run) => Needed::Run(words(&run)),
                     Part::Write { path, .. } => Needed::Write(path.literal()?.to_owned()),
@@ -332,7 +330,7 @@ mod tests {
                     let unreadable = other.kind.clone() == Kind::Command(format!("{command}; eval \"$X\""));
                     assert!(!(by_way && unreadable), "{command}: {:?} allows {:?}", way.entries, other.kind);
                     // An exact way of a one-part command allows no other command at all.
-                    let one_part = shell::read(command).parts.len() == 1;
+                    let one_part = crate::policy::shell::read(command).parts.len() == 1;
                     let exact = way.breadth == Breadth::Exact && one_part;
                     assert!(!(by_way && exact), "{command}: {:?} allows {:?}", way.entries, other.kind);
                 }
