@@ -168,7 +168,7 @@ test-system: deps-build
 ## Bash judges the policy: every command it allows, from the corpus of attacks and
 ## from commands generated out of the read-only set's grammars, run in bubblewrap
 ## under strace; what bash did must be what the rules allow (tests/judge.rs).
-test-judge: deps-test
+test-judge: deps-build deps-test
 	cargo test --features sandbox-tests --test judge -- --nocapture
 
 deps-test:

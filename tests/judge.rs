@@ -227,6 +227,7 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
     let attacks = commands.len();
     commands.extend(generate::commands(count, seed));
     let mut allowed = 0;
+    let mut allowed_of_corpus = 0;
     let mut failures = Vec::new();
     for (n, command) in commands.iter().enumerate() {
         let action =
@@ -235,6 +236,7 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
             continue;
         }
         allowed += 1;
+        allowed_of_corpus += usize::from(n < attacks);
         let (project, traces) = sandbox.run(n, command);
         let judged = runs(command);
         let home = sandbox.root.path().join("template/home");
@@ -247,9 +249,10 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
         }
     }
     eprintln!(
-        "the judge: {} commands ({attacks} from the corpus, {} generated), {allowed} allowed and run by bash, {} findings",
+        "the judge: {} commands ({attacks} from the corpus, {allowed_of_corpus} of them allowed; {} generated, {} allowed), {allowed} allowed and run by bash, {} findings",
         commands.len(),
         commands.len() - attacks,
+        allowed - allowed_of_corpus,
         failures.len()
     );
     assert!(allowed > 0, "nothing was allowed: the judge judged nothing");
