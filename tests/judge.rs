@@ -46,6 +46,9 @@ const GENERATED: usize = 1000;
 
 struct Sandbox {
     root: tempfile::TempDir,
+    /// `/` is not a mount point (a chroot, as a clean root made with debootstrap is
+    /// entered): bubblewrap starts from a mount namespace in which it is.
+    chrooted: bool,
 }
 
 impl Sandbox {
@@ -102,7 +105,29 @@ impl Sandbox {
         std::fs::create_dir_all(home.join(".ssh")).unwrap();
         std::fs::write(home.join(".ssh/id_rsa"), "PRIVATE\n").unwrap();
         std::fs::write(home.join(".gitconfig"), "[user]\n\tname = p\n").unwrap();
-        Sandbox { root }
+        let mut sandbox = Sandbox { root, chrooted: false };
+        if !sandbox.launch(&["--ro-bind", "/", "/", "true"]).status().unwrap().success() {
+            sandbox.chrooted = true;
+            let out = sandbox.launch(&["--ro-bind", "/", "/", "true"]).output().unwrap();
+            assert!(out.status.success(), "bwrap cannot start here: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        sandbox
+    }
+
+    /// `bwrap ARGS`, bounded in time; in a chroot, from a mount namespace where the
+    /// root is bound onto a folder of its own and entered again.
+    fn launch<S: AsRef<std::ffi::OsStr>>(&self, args: &[S]) -> Command {
+        let mut c = Command::new("timeout");
+        c.arg("20");
+        if self.chrooted {
+            let newroot = self.root.path().join("newroot");
+            std::fs::create_dir_all(&newroot).unwrap();
+            c.args(["unshare", "-m", "--propagation", "unchanged", "sh", "-c"])
+                .arg("mount --make-rprivate /tmp 2>/dev/null; mount --rbind / \"$0\" && cd \"$0\" && exec chroot . \"$@\"")
+                .arg(newroot);
+        }
+        c.arg("bwrap").args(args);
+        c
     }
 
     fn project_template(&self) -> PathBuf {
@@ -121,43 +146,24 @@ impl Sandbox {
         let project = self.project_template();
         let home = r.join("template/home");
         let path = format!("{}:/usr/local/bin:/usr/bin:/bin", r.join("bin").display());
-        let status = Command::new("timeout")
-            .arg("20")
-            .arg("bwrap")
-            .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"])
-            .args(["--tmpfs", "/home", "--tmpfs", "/root", "--unshare-net", "--unshare-ipc", "--die-with-parent"])
-            .args(["--cap-drop", "ALL"])
-            .arg("--bind")
-            .arg(run.join("p"))
-            .arg(&project)
-            .arg("--bind")
-            .arg(run.join("home"))
-            .arg(&home)
-            .arg("--bind")
-            .arg(&out)
-            .arg(&out)
-            .arg("--ro-bind")
-            .arg(r.join("trap"))
-            .arg(r.join("trap"))
-            .arg("--ro-bind")
-            .arg(r.join("bin"))
-            .arg(r.join("bin"))
-            .arg("--chdir")
-            .arg(&project)
-            .args(["--setenv", "HOME"])
-            .arg(&home)
-            .args(["--setenv", "PATH", &path, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "BASH_ENV"])
-            .args(["strace", "-f", "-ff", "-qq", "-v", "-y", "-s", "65536", "-e"])
-            .arg(trace::SYSCALLS)
-            .arg("-o")
-            .arg(out.join("t"))
-            .args(["bash", "-c", command])
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        let mut push = |items: &[&dyn AsRef<std::ffi::OsStr>]| args.extend(items.iter().map(|i| i.as_ref().to_owned()));
+        push(&[&"--ro-bind", &"/", &"/", &"--dev", &"/dev", &"--proc", &"/proc", &"--tmpfs", &"/tmp"]);
+        push(&[&"--tmpfs", &"/home", &"--tmpfs", &"/root", &"--unshare-net", &"--unshare-ipc", &"--die-with-parent"]);
+        push(&[&"--cap-drop", &"ALL"]);
+        push(&[&"--bind", &run.join("p"), &project, &"--bind", &run.join("home"), &home, &"--bind", &out, &out]);
+        push(&[&"--ro-bind", &r.join("trap"), &r.join("trap"), &"--ro-bind", &r.join("bin"), &r.join("bin")]);
+        push(&[&"--chdir", &project, &"--setenv", &"HOME", &home]);
+        push(&[&"--setenv", &"PATH", &path, &"--setenv", &"TMPDIR", &"/tmp", &"--unsetenv", &"BASH_ENV"]);
+        push(&[&"strace", &"-f", &"-ff", &"-qq", &"-v", &"-y", &"-s", &"65536", &"-e", &trace::SYSCALLS]);
+        push(&[&"-o", &out.join("t"), &"bash", &"-c", &command]);
+        let _ = self
+            .launch(&args)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .status()
             .unwrap();
-        let _ = status;
         let mut traces = BTreeMap::new();
         for entry in std::fs::read_dir(&out).unwrap().flatten() {
             let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
@@ -241,6 +247,11 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
         let judged = runs(command);
         let home = sandbox.root.path().join("template/home");
         let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
+        let bash_ran =
+            traces.values().any(|t| t.lines().any(|l| l.starts_with("execve(\"") && l.contains("[\"bash\", \"-c\"")));
+        if !bash_ran {
+            failures.push(format!("{command:?}: bash never ran it in the sandbox"));
+        }
         let programs = trace::programs(&traces);
         for (file, text) in &traces {
             for finding in verdict.findings(text, &programs[file]) {
