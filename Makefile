@@ -167,8 +167,9 @@ test-system: deps-build
 
 ## Bash judges the policy: every command it allows, from the corpus of attacks and
 ## from commands generated out of the read-only set's grammars, run in bubblewrap
-## under strace; what bash did must be what the rules allow (tests/judge.rs).
-test-judge: deps-build deps-test
+## under strace; what bash did must be what the rules allow; and every patch it allows,
+## applied by Codex's own apply_patch from the pinned CLIs (tests/judge.rs).
+test-judge: deps-build deps-test $(AGENTS)/.installed
 	cargo test --features sandbox-tests --test judge -- --nocapture
 
 deps-test:

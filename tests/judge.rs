@@ -11,8 +11,13 @@
 //! (`src/**`) or is `/dev/null` or the terminal; no socket is connected; the clock is
 //! not set. A difference fails and names the command and the system call.
 //!
+//! Edits are judged the same way: every Codex patch the hook allows is applied in
+//! the sandbox by Codex's own `apply_patch` (the pinned CLI's binary), and every file
+//! it touched must be inside the edit rule.
+//!
 //! It needs `bwrap` and `strace` (Debian's bubblewrap and strace, which `make test`
-//! installs), so it runs with `--features sandbox-tests`.
+//! installs), and the edit judge the pinned Codex, so it runs with `--features
+//! sandbox-tests`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -86,6 +91,11 @@ impl Sandbox {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
+        // Links out of the edit rule's folder, for the patches: one to a folder, one
+        // to a file not made yet.
+        std::fs::create_dir_all(p.join("out")).unwrap();
+        std::os::unix::fs::symlink("../out", p.join("src/lnk")).unwrap();
+        std::os::unix::fs::symlink("../out/nothing", p.join("src/dangling")).unwrap();
         std::fs::create_dir_all(p.join("evil-git/objects")).unwrap();
         std::fs::create_dir_all(p.join("evil-git/refs")).unwrap();
         let git = |args: &[&str]| {
@@ -301,6 +311,117 @@ fn the_judge_sees_what_bash_does_beyond_the_reading() {
             "{command}: expected a finding of {expected}, got {findings:?}"
         );
     }
+}
+
+/// The patches of a file of `tests/judge/`, between lines of `%%`, `#` lines before
+/// the first left out.
+fn patches_of(name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge").join(name)).unwrap();
+    text.split("\n%%\n").skip(1).map(|p| p.trim_end_matches('\n').to_owned()).collect()
+}
+
+/// Codex's own binary from the pinned CLIs (`make test-judge` installs them), which
+/// applies a patch as the agent does when given `--codex-run-as-apply-patch`.
+fn codex() -> PathBuf {
+    let vendor = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/agents/node_modules/@openai");
+    let found = std::fs::read_dir(&vendor).into_iter().flatten().flatten().find_map(|platform| {
+        let triples = std::fs::read_dir(platform.path().join("vendor")).ok()?;
+        triples.flatten().map(|t| t.path().join("bin/codex")).find(|b| b.is_file())
+    });
+    found.unwrap_or_else(|| {
+        panic!("the edit judge needs Codex's binary under {}: run make test-judge", vendor.display())
+    })
+}
+
+/// The hook's decision on Codex's permission request to apply `patch` in `project`,
+/// through `userq hook codex` as Codex runs it, with no server: whether it allowed.
+fn hook_allows(patch: &str, project: &Path, config: &Path) -> bool {
+    let input = serde_json::json!({
+        "session_id": "019a-judge", "turn_id": "t1", "cwd": project, "hook_event_name": "PermissionRequest",
+        "model": "gpt-5.5", "permission_mode": "default", "tool_name": "apply_patch",
+        "tool_input": {"command": patch},
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_userq"))
+        .args(["hook", "codex"])
+        .env("USERQ_SOCKET", config.join("no-server.sock"))
+        .env("USERQ_CONFIG_DIR", config)
+        .env("USERQ_DATA_DIR", config.join("data"))
+        .env("USERQ_LANG", "en")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the hook failed on {patch:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    said.contains("\"behavior\":\"allow\"")
+}
+
+/// The same judge for edits: every patch the policy allows under `allow --edit
+/// "src/**"` (from `tests/judge/patches.txt` and generated) is applied in the sandbox
+/// by Codex's own `apply_patch`, under strace, and every file it touched must be
+/// inside `src/`.
+#[test]
+fn nothing_a_patch_the_policy_allows_touches_outside_the_edit_rule() {
+    require("bwrap");
+    require("strace");
+    let codex = codex();
+    let sandbox = Sandbox::new();
+    std::os::unix::fs::symlink(&codex, sandbox.root.path().join("bin/codex")).unwrap();
+    let project = sandbox.project_template();
+    let config = sandbox.root.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("rules.toml"), RULES).unwrap();
+    let p = project.display().to_string();
+    let mut patches = patches_of("patches.txt");
+    let written = patches.len();
+    patches.extend(generate::patches(300, 0x5eed));
+    // The judge itself: a patch out of the rule, applied unjudged, is named.
+    let (_, findings) = apply(&sandbox, 1999, "*** Begin Patch\n*** Add File: out/x\n+x\n*** End Patch");
+    assert!(findings.iter().any(|f| f.contains("out/x")), "the edit judge missed a write to out/x: {findings:?}");
+    let (mut allowed, mut applied, mut failures) = (0, 0, Vec::new());
+    for (n, patch) in patches.iter().enumerate() {
+        let patch = patch.replace("$P", &p);
+        if !hook_allows(&patch, &project, &config) {
+            continue;
+        }
+        allowed += 1;
+        let (wrote, findings) = apply(&sandbox, 2000 + n, &patch);
+        applied += usize::from(wrote);
+        failures.extend(findings.into_iter().map(|f| format!("{patch:?}: {f}")));
+    }
+    eprintln!(
+        "the edit judge: {} patches ({written} written, {} generated), {allowed} allowed and applied by Codex's apply_patch ({applied} wrote a file), {} findings",
+        patches.len(),
+        patches.len() - written,
+        failures.len()
+    );
+    assert!(applied > 0, "no allowed patch wrote a file: the edit judge judged nothing");
+    assert!(failures.is_empty(), "apply_patch did more than the edit rule allows:\n{}", failures.join("\n"));
+}
+
+/// Applies `patch` in the sandbox with Codex's `apply_patch` under strace: whether it
+/// wrote a file in `src/`, and what it did that the edit rule does not allow.
+fn apply(sandbox: &Sandbox, n: usize, patch: &str) -> (bool, Vec<String>) {
+    let command = format!("codex --codex-run-as-apply-patch '{}'", patch.replace('\'', "'\\''"));
+    let (project, traces) = sandbox.run(n, &command);
+    let judged = runs(&command);
+    let home = sandbox.root.path().join("template/home");
+    let verdict = trace::Verdict { project: &project, home: &home, bash: &command, runs: &judged };
+    let programs = trace::programs(&traces);
+    let mut findings = Vec::new();
+    if !traces.values().any(|t| t.contains("--codex-run-as-apply-patch")) {
+        findings.push("Codex never ran it in the sandbox".to_owned());
+    }
+    for (file, text) in &traces {
+        findings.extend(verdict.findings(text, &programs[file]).into_iter().map(|f| format!("({file}) {f}")));
+    }
+    let src = format!("{}/src/", project.display());
+    let wrote = traces.values().any(|t| t.lines().any(|l| l.contains(&src) && l.contains("O_CREAT")));
+    (wrote, findings)
 }
 
 /// A leading `~` is the sandbox's home, as bash expands it.

@@ -218,15 +218,25 @@ async fn the_rules_command_adds_lists_explains_and_removes() {
         assert_eq!(code, Some(0), "{err}");
         out
     };
-    assert_eq!(ok(run(&socket, &["rules", "allow", "cargo test"], "").await), "allow:1\tallow `cargo test`\n");
-    ok(run(&socket, &["rules", "deny", "git push", "--reason", "pushes go through review"], "").await);
+    // Each rule is named by a hash of what it says, not by its place.
+    let added = ok(run(&socket, &["rules", "allow", "cargo test"], "").await);
+    let (allow_id, said) = added.trim_end().split_once('\t').unwrap();
+    assert_eq!(said, "allow `cargo test`");
+    assert!(allow_id.starts_with("allow:") && allow_id.len() == "allow:".len() + 8, "{allow_id}");
+    let sudo = ok(run(&socket, &["rules", "deny", "sudo", "--session", "s1"], "").await);
+    let sudo_id = sudo.split('\t').next().unwrap().to_owned();
+    let added = ok(run(&socket, &["rules", "deny", "git push", "--reason", "pushes go through review"], "").await);
+    let deny_id = added.split('\t').next().unwrap().to_owned();
     let dry = ok(run(&socket, &["rules", "allow", "rm", "--dry-run"], "").await);
     assert!(dry.contains("nothing saved"), "{dry}");
     let list = ok(run(&socket, &["rules", "list"], "").await);
     assert_eq!(
         list,
-        "allow:1\tallow `cargo test`\teverywhere\tyours\tnot used yet\n\
-         deny:1\tdeny `git push`\teverywhere\tyours\tnot used yet\tpushes go through review\n"
+        format!(
+            "{allow_id}\tallow `cargo test`\teverywhere\tyours\tnot used yet\n\
+             {sudo_id}\tdeny `sudo`\tsession s1\tyours\tnot used yet\n\
+             {deny_id}\tdeny `git push`\teverywhere\tyours\tnot used yet\tpushes go through review\n"
+        )
     );
     let why = ok(run(&socket, &["rules", "why", "--json", "cargo test && git push origin main"], "").await);
     let why: Value = serde_json::from_str(&why).unwrap();
@@ -239,10 +249,16 @@ async fn the_rules_command_adds_lists_explains_and_removes() {
         why,
         "ask\tcargo test && rm -rf target\n  allow\tcargo test\tallow `cargo test` (your rules, [[allow]] 1)\n  ask\trm -rf target\tno rule allows it\n"
     );
-    ok(run(&socket, &["rules", "rm", "deny:1"], "").await);
-    let (code, _, err) = run(&socket, &["rules", "rm", "deny:1"], "").await;
+    // The deny before it gone, its id still names the same rule.
+    ok(run(&socket, &["rules", "rm", &sudo_id], "").await);
+    ok(run(&socket, &["rules", "rm", &deny_id], "").await);
+    let (code, _, err) = run(&socket, &["rules", "rm", &deny_id], "").await;
     assert_eq!(code, Some(1));
-    assert!(err.contains("there is no rule deny:1"), "{err}");
+    assert!(err.contains(&format!("there is no rule {deny_id}")), "{err}");
+    let (code, _, err) = run(&socket, &["rules", "rm", "allow:1"], "").await;
+    assert_eq!(code, Some(1), "a place is no id: {err}");
+    let kept = std::fs::read_to_string(config_dir(&socket).join("rules.toml")).unwrap();
+    assert_eq!(kept, "[[allow]]\ncommand = \"cargo test\"\n");
     let (code, _, err) = run(&socket, &["rules", "deny", "--read-only"], "").await;
     assert_eq!(code, Some(2), "{err}");
     let (code, _, err) = run(&socket, &["rules", "allow", "npm", "--agent", "claude"], "").await;

@@ -54,7 +54,7 @@ export const commands = Object.freeze({
   historyPage: (search, before) => invoke("history_page", { search, before }),
   /** The policy's rules and the remembered answers. @returns {Promise<RulesView>} */
   listRules: () => invoke("list_rules"),
-  /** A remembered answer by its number, a rule by its place (`allow:2`). @param {RuleId} id @returns {Promise<void>} */
+  /** A remembered answer by its number, a rule by its stable id (`allow:3fa9c2e1`). @param {RuleId} id @returns {Promise<void>} */
   removeRule: (id) => invoke("remove_rule", { id }),
   /** Your rule `id` (`allow:2`) in place, as `entry`'s TOML says. @param {RuleId} id @param {string} entry @returns {Promise<void>} */
   editRule: (id, entry) => invoke("edit_rule", { id, entry }),

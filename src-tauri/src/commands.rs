@@ -172,7 +172,7 @@ pub fn list_rules(state: State<'_, AppState>) -> Result<RulesView, UiError> {
     user_questions_window::rules::view(config.as_deref(), state.history_file().as_deref(), asking, &state.text())
 }
 
-/// Your rule `id` (`allow:2`) in place, as `entry` (its fields as TOML) says.
+/// Your rule `id` (`allow:3fa9c2e1`) in place, as `entry` (its fields as TOML) says.
 #[tauri::command]
 pub fn edit_rule(state: State<'_, AppState>, id: RuleId, entry: String) -> Result<(), UiError> {
     let config = user_questions::paths::config_dir();

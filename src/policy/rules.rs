@@ -101,6 +101,10 @@ pub struct Rule {
     pub origin: Origin,
     /// The rule's place in its file's list for its verdict, from 1.
     pub number: usize,
+    /// What names the rule for `userq rules rm` and the Rules view: its verdict and
+    /// a hash of its entry ([`Entry::id`]), so it stays the same while other rules
+    /// come and go.
+    pub id: String,
 }
 
 /// One entry of a rules file, as written.
@@ -187,7 +191,18 @@ impl Entry {
     }
 
     /// The rule this entry says; `Err`: what is wrong with it.
+    /// The rule's stable id: `deny:` and the first eight hex digits of the SHA-256 of
+    /// its verdict and entry as [`Entry::to_toml`] writes it, whatever its place or
+    /// its file's layout. Two rules alike in every field share it, and either may go.
+    pub fn id(&self, verdict: Verdict) -> String {
+        use sha2::{Digest, Sha256};
+        let hash = Sha256::digest(format!("{}\n{}", verdict.key(), self.to_toml()));
+        let hex: String = hash[..4].iter().map(|b| format!("{b:02x}")).collect();
+        format!("{}:{hex}", verdict.key())
+    }
+
     pub fn rule(self, verdict: Verdict, origin: &Origin, number: usize) -> Result<Rule, String> {
+        let id = self.id(verdict);
         let mut whats = Vec::new();
         if let Some(c) = &self.command {
             let words: Vec<String> = c.split_whitespace().map(str::to_owned).collect();
@@ -229,7 +244,7 @@ impl Entry {
             agent: self.agent,
             session: self.session,
         };
-        Ok(Rule { verdict, what, scope, reason: self.reason, origin, number })
+        Ok(Rule { verdict, what, scope, reason: self.reason, origin, number, id })
     }
 }
 

@@ -1,5 +1,6 @@
 //! The person's rules file, edited in place: a rule added at the end of its verdict's
-//! list, or one taken out by its place there (`allow:2`), the person's comments and
+//! list, or one taken out or changed by its stable id (`deny:3fa9c2e1`, a hash of what
+//! it says, so a session's rules ending never shifts it onto another), the person's comments and
 //! layout kept (toml_edit); or every rule of an agent session that ended. Each edit
 //! reads, changes and writes the file under an exclusive lock (`rules.toml.lock`), so
 //! edits racing each other (a `userq rules deny` while a session ends) are each kept. A file that is not TOML is an error and never overwritten,
@@ -22,8 +23,8 @@ pub enum EditError {
     /// The change would leave a file that does not read as rules.
     #[error(transparent)]
     Invalid(#[from] RulesError),
-    /// No rule has that place.
-    #[error("no rule {0}")]
+    /// No rule of the file has that id.
+    #[error("no rule {0} in your rules file")]
     NoSuch(String),
 }
 
@@ -32,12 +33,12 @@ pub fn path(config: &Path) -> PathBuf {
     config.join(super::FILE)
 }
 
-/// Adds `entries`, each at the end of its verdict's list; their numbers there.
-pub fn add(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, EditError> {
+/// Adds `entries`, each at the end of its verdict's list; their ids.
+pub fn add(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<String>, EditError> {
     let path = path(config);
     let _lock = lock(&path)?;
     let mut doc = document(&path)?;
-    let mut numbers = Vec::new();
+    let mut ids = Vec::new();
     for (verdict, entry) in entries {
         let unusable = |error: String| EditError::Unusable { path: path.clone(), error };
         let table = toml_edit::ser::to_document(entry).map_err(|e| unusable(e.to_string()))?.as_table().clone();
@@ -46,42 +47,48 @@ pub fn add(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, Ed
             return Err(unusable(format!("{} is not a list of [[{0}]] tables", verdict.key())));
         };
         list.push(table);
-        numbers.push(list.len());
+        ids.push(entry.id(*verdict));
     }
     save(&path, &doc)?;
-    Ok(numbers)
+    Ok(ids)
 }
 
-/// Takes out the rule `id` names: `allow:2` is the second `[[allow]]`.
+/// Takes out the rule `id` names ([`Entry::id`]).
 pub fn remove(config: &Path, id: &str) -> Result<(), EditError> {
-    let no_such = || EditError::NoSuch(id.to_owned());
-    let (key, n) = place(id)?;
     let path = path(config);
     let _lock = lock(&path)?;
     let mut doc = document(&path)?;
-    let list = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(no_such)?;
-    if n == 0 || n > list.len() {
-        return Err(no_such());
-    }
-    list.remove(n - 1);
+    let (list, n) = find(&mut doc, id)?;
+    list.remove(n);
     save(&path, &doc)
 }
 
-/// Puts `entry` in the place of the rule `id` names (`allow:2`), keeping its place and
-/// the comments around it.
+/// Puts `entry` in the place of the rule `id` names, keeping the comments around it.
 pub fn replace(config: &Path, id: &str, entry: &Entry) -> Result<(), EditError> {
-    let (key, n) = place(id)?;
     let path = path(config);
     let _lock = lock(&path)?;
     let mut doc = document(&path)?;
     let unusable = |error: String| EditError::Unusable { path: path.clone(), error };
     let table = toml_edit::ser::to_document(entry).map_err(|e| unusable(e.to_string()))?.as_table().clone();
-    let list = doc.get_mut(key).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(|| EditError::NoSuch(id.into()))?;
-    let old = list.get_mut(n - 1).ok_or_else(|| EditError::NoSuch(id.into()))?;
+    let (list, n) = find(&mut doc, id)?;
+    let old = list.get_mut(n).ok_or_else(|| EditError::NoSuch(id.into()))?;
     let decor = old.decor().clone();
     *old = table;
     *old.decor_mut() = decor;
     save(&path, &doc)
+}
+
+/// The list holding the rule `id` names, and its index there.
+fn find<'d>(doc: &'d mut DocumentMut, id: &str) -> Result<(&'d mut ArrayOfTables, usize), EditError> {
+    let no_such = || EditError::NoSuch(id.to_owned());
+    let verdict = id.split_once(':').and_then(|(key, _)| Verdict::ALL.into_iter().find(|v| v.key() == key));
+    let verdict = verdict.ok_or_else(no_such)?;
+    let list = doc.get_mut(verdict.key()).and_then(|i| i.as_array_of_tables_mut()).ok_or_else(no_such)?;
+    let n = list
+        .iter()
+        .position(|t| Entry::from_toml(&t.to_string()).is_ok_and(|e| e.id(verdict) == id))
+        .ok_or_else(no_such)?;
+    Ok((list, n))
 }
 
 /// Takes out every rule kept for the agent session `session` (`session = "…"`), which
@@ -104,17 +111,6 @@ pub fn end_session(config: &Path, session: &str) -> Result<usize, EditError> {
         save(&path, &doc)?;
     }
     Ok(ended)
-}
-
-/// The verdict's key and the number (from 1) a place such as `allow:2` names.
-fn place(id: &str) -> Result<(&str, usize), EditError> {
-    let no_such = || EditError::NoSuch(id.to_owned());
-    let (key, n) = id.split_once(':').ok_or_else(no_such)?;
-    let n: usize = n.parse().map_err(|_| no_such())?;
-    if n == 0 || !Verdict::ALL.iter().any(|v| v.key() == key) {
-        return Err(no_such());
-    }
-    Ok((key, n))
 }
 
 /// An exclusive lock on the rules file's edits, held until dropped: the lock file
@@ -179,5 +175,25 @@ mod tests {
         let denies = rules.iter().filter(|r| r.verdict == Verdict::Deny).count();
         assert_eq!(denies, 80, "every deny is kept");
         assert!(rules.iter().all(|r| r.scope.session.is_none()), "every session's rule ended with it");
+    }
+
+    #[test]
+    fn an_id_names_the_same_rule_after_the_rules_before_it_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path();
+        let entry = |c: &str, session: Option<&str>| Entry {
+            command: Some(c.into()),
+            session: session.map(str::to_owned),
+            ..Entry::default()
+        };
+        add(config, &[(Verdict::Deny, entry("sudo", Some("s1"))), (Verdict::Deny, entry("curl", None))]).unwrap();
+        let ids = add(config, &[(Verdict::Deny, entry("git push", None))]).unwrap();
+        assert_eq!(ids, [entry("git push", None).id(Verdict::Deny)]);
+        end_session(config, "s1").unwrap();
+        remove(config, &ids[0]).unwrap();
+        let text = std::fs::read_to_string(path(config)).unwrap();
+        assert_eq!(text.trim_start(), "[[deny]]\ncommand = \"curl\"\n");
+        assert!(matches!(remove(config, &ids[0]), Err(EditError::NoSuch(_))));
+        assert!(matches!(remove(config, "deny:1"), Err(EditError::NoSuch(_))));
     }
 }

@@ -191,3 +191,64 @@ pub fn commands(count: usize, seed: u64) -> Vec<String> {
         })
         .collect()
 }
+
+/// Where a patch's file may be: inside the edit rule, beside it, through a link out of
+/// it (`src/lnk` points at `out/`), protected, absolute (`$P` is the project).
+const PATCH_PATHS: &[&str] = &[
+    "src/new.rs",
+    "src/sub/new.rs",
+    "src/main.rs",
+    "src/lib.rs",
+    "README.md",
+    "out/x",
+    ".git/hooks/pre-commit",
+    ".envrc",
+    ".claude/settings.json",
+    "src/../out/x",
+    "src/lnk/x",
+    "src/lnk/../../.git/config",
+    "src/dangling",
+    "../escape",
+    "$P/src/abs.rs",
+    "$P/out/abs",
+    "src/x ",
+    " src/x",
+    "~/x",
+];
+
+/// One file's section of a patch, its header indented or not.
+fn patch_file(rng: &mut Rng) -> String {
+    let indent = rng.pick(&["", "", "", "  ", "\t"]);
+    let path = rng.pick(PATCH_PATHS);
+    let main = "@@\n-fn main() {}\n+fn main() { }";
+    match rng.below(4) {
+        0 => format!("{indent}*** Add File: {path}\n+added"),
+        1 => format!("{indent}*** Delete File: {path}"),
+        2 => format!("{indent}*** Update File: {path}\n@@\n+more"),
+        _ => format!("{indent}*** Update File: src/main.rs\n*** Move to: {path}\n{main}"),
+    }
+}
+
+/// `count` patches in Codex's `apply_patch` envelope for `seed`: one to three files,
+/// with what may come between them (a context line that looks like the end, a blank
+/// line, the end marker itself), sometimes inside a heredoc.
+pub fn patches(count: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed | 1);
+    (0..count)
+        .map(|_| {
+            let mut body = vec![patch_file(&mut rng)];
+            for _ in 0..rng.below(3) {
+                if rng.chance(40) {
+                    body.push(rng.pick(&[" *** End Patch", "", "*** End Patch", " ", "*** End of File"]).to_owned());
+                }
+                body.push(patch_file(&mut rng));
+            }
+            let patch = format!("*** Begin Patch\n{}\n*** End Patch", body.join("\n"));
+            if rng.chance(10) {
+                format!("<<'EOF'\n{patch}\nEOF")
+            } else {
+                patch
+            }
+        })
+        .collect()
+}

@@ -52,7 +52,7 @@ pub struct ProjectView {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PolicyRuleView {
-    /// `allow:2`: its place in its file, as it is removed by.
+    /// `allow:3fa9c2e1`: its stable id ([`Entry::id`]), as it is removed by.
     pub id: String,
     /// `allow`, `ask` or `deny`.
     pub verdict: String,
@@ -78,7 +78,7 @@ pub struct PolicyRuleView {
 }
 
 /// A rule to remove: a remembered answer by its number, a rule of the policy by its
-/// place (`allow:2`).
+/// stable id (`allow:3fa9c2e1`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(untagged)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -125,7 +125,7 @@ pub fn view(
 /// A rule as the view lists it; `used`: how often it decided, and when last.
 fn rule_view(rule: &Rule, used: Option<(i64, String)>, text: &Text) -> PolicyRuleView {
     PolicyRuleView {
-        id: format!("{}:{}", rule.verdict.key(), rule.number),
+        id: rule.id.clone(),
         verdict: rule.verdict.key().to_owned(),
         verdict_label: words::verdict(rule.verdict, text),
         what: rule.what(),
@@ -175,7 +175,7 @@ pub fn trust(config: Option<&Path>, file: &str, text: &Text) -> Result<(), UiErr
 }
 
 /// Puts `entry` (a rule's fields as TOML: `command = "cargo test"`) in the place of
-/// your rule `id` (`allow:2`), checked as a rule before anything is saved.
+/// your rule `id` (`allow:3fa9c2e1`), checked as a rule before anything is saved.
 pub fn edit(config: Option<&Path>, id: &RuleId, entry: &str, text: &Text) -> Result<(), UiError> {
     let wrong = |error: String| {
         UiError::new(ErrorCode::BadRequest, text.tr_args("window-rules-not-saved", &[("error", (&error).into())]))
@@ -237,18 +237,21 @@ mod tests {
             .iter()
             .map(|r| [&r.id, &r.verdict_label, &r.what, &r.scope_label, &r.origin_label].map(String::as_str))
             .collect();
+        let [a, b, c] = [&view.policy[0].id, &view.policy[1].id, &view.policy[2].id].map(String::as_str);
         assert_eq!(
             shown,
             [
-                ["allow:1", "allow", "`cargo test`", "everywhere", "yours"],
-                ["allow:2", "allow", "`npm test`", "everywhere", "imported from codex"],
-                ["deny:1", "deny", "`sudo`", "codex", "yours"],
+                [a, "allow", "`cargo test`", "everywhere", "yours"],
+                [b, "allow", "`npm test`", "everywhere", "imported from codex"],
+                [c, "deny", "`sudo`", "codex", "yours"],
             ]
         );
+        let cargo_test = Entry { command: Some("cargo test".into()), ..Entry::default() };
+        assert_eq!(a, cargo_test.id(user_questions::policy::rules::Verdict::Allow));
         assert!(view.policy.iter().all(|r| r.uses_label == "not used yet" && r.last_used_at.is_none()));
         assert_eq!(view.policy[2].reason.as_deref(), Some("not as root"));
         assert_eq!(view.problem, None);
-        remove(Some(dir.path()), None, &RuleId::Policy("allow:1".into()), &text).unwrap();
+        remove(Some(dir.path()), None, &RuleId::Policy(a.to_owned()), &text).unwrap();
         let left: Vec<String> = super::view(Some(dir.path()), None, Vec::new(), &text)
             .unwrap()
             .policy
@@ -272,7 +275,9 @@ mod tests {
         let view = view(Some(dir.path()), None, Vec::new(), &text).unwrap();
         assert!(view.policy.is_empty());
         assert!(view.problem.as_deref().unwrap().contains("[[deny]] number 1"), "{:?}", view.problem);
-        assert!(remove(Some(dir.path()), None, &RuleId::Policy("allow:1".into()), &text).is_err());
+        let cargo_test = Entry { command: Some("cargo test".into()), ..Entry::default() };
+        let id = RuleId::Policy(cargo_test.id(user_questions::policy::rules::Verdict::Allow));
+        assert!(remove(Some(dir.path()), None, &id, &text).is_err());
         assert_eq!(std::fs::read_to_string(dir.path().join("rules.toml")).unwrap(), broken);
     }
 
@@ -280,8 +285,8 @@ mod tests {
     fn an_id_is_a_remembered_answers_number_or_a_rules_place() {
         assert_eq!(serde_json::from_value::<RuleId>(serde_json::json!(3)).unwrap(), RuleId::Remembered(3));
         assert_eq!(
-            serde_json::from_value::<RuleId>(serde_json::json!("deny:1")).unwrap(),
-            RuleId::Policy("deny:1".into())
+            serde_json::from_value::<RuleId>(serde_json::json!("deny:3fa9c2e1")).unwrap(),
+            RuleId::Policy("deny:3fa9c2e1".into())
         );
     }
 
@@ -292,13 +297,8 @@ mod tests {
         let text = Text::for_tag("en");
         let shown = view(Some(dir.path()), None, Vec::new(), &text).unwrap();
         assert_eq!(shown.policy[1].entry, "command = \"npm test\"\nfrom = \"codex\"\n");
-        edit(
-            Some(dir.path()),
-            &RuleId::Policy("allow:1".into()),
-            "command = \"cargo test --lib\"\nproject = \"/p\"\n",
-            &text,
-        )
-        .unwrap();
+        let first = RuleId::Policy(shown.policy[0].id.clone());
+        edit(Some(dir.path()), &first, "command = \"cargo test --lib\"\nproject = \"/p\"\n", &text).unwrap();
         let kept = std::fs::read_to_string(dir.path().join("rules.toml")).unwrap();
         assert!(kept.starts_with("[[allow]]\ncommand = \"cargo test --lib\"\nproject = \"/p\"\n[[allow]]\n"), "{kept}");
         for (entry, why) in [
@@ -307,11 +307,11 @@ mod tests {
             ("colour = \"red\"", "unknown field"),
             ("read-only = true", "puts read-only under ask or deny"),
         ] {
-            let id = RuleId::Policy(if entry.starts_with("read-only") { "deny:1" } else { "allow:1" }.into());
+            let id = RuleId::Policy(shown.policy[if entry.starts_with("read-only") { 2 } else { 1 }].id.clone());
             let e = edit(Some(dir.path()), &id, entry, &text).unwrap_err();
             assert!(e.message.contains(why), "{entry}: {}", e.message);
         }
-        for missing in [RuleId::Policy("allow:9".into()), RuleId::Policy("maybe:1".into()), RuleId::Remembered(1)] {
+        for missing in [RuleId::Policy("allow:1".into()), RuleId::Policy("maybe:1".into()), RuleId::Remembered(1)] {
             assert_eq!(edit(Some(dir.path()), &missing, "command = \"x\"", &text).unwrap_err().code, "NO_SUCH_RULE");
         }
         assert_eq!(std::fs::read_to_string(dir.path().join("rules.toml")).unwrap(), kept);

@@ -62,8 +62,8 @@ pub enum RulesCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Remove a rule: `allow:N`, `ask:N`, `deny:N` from your rules file, or a
-    /// remembered answer's number.
+    /// Remove a rule of your rules file by the id `userq rules list` shows
+    /// (`deny:3fa9c2e1`), or a remembered answer by its number.
     Rm { id: String },
 }
 
@@ -209,8 +209,8 @@ fn add(verdict: Verdict, args: RuleArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     match append(&config, &[(verdict, entry)]) {
-        Ok(numbers) => {
-            println!("{}:{}\t{}", verdict.key(), numbers[0], rule.describe());
+        Ok(_) => {
+            println!("{}\t{}", rule.id, rule.describe());
             ExitCode::SUCCESS
         }
         Err(code) => code,
@@ -230,9 +230,8 @@ fn history_here() -> Option<rusqlite::Connection> {
     user_questions::history::open_if_kept(&paths::data_dir()?.join(user_questions::history::FILE))
 }
 
-/// Adds `entries` to the person's rules file in one write; their numbers in their
-/// verdict's list.
-fn append(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<usize>, ExitCode> {
+/// Adds `entries` to the person's rules file in one write; their ids.
+fn append(config: &Path, entries: &[(Verdict, Entry)]) -> Result<Vec<String>, ExitCode> {
     yours::add(config, entries).map_err(edit_failed)
 }
 
@@ -397,7 +396,7 @@ fn list(json: bool) -> ExitCode {
         let used = history.as_ref().and_then(|h| store::policy_uses(h, &rule.key()).ok().flatten());
         let (uses, last) = used.clone().map_or((0, None), |(n, at)| (n, Some(at)));
         let (origin, scope) = (words::origin(rule, tr()), words::scope(rule, tr()));
-        let id = format!("{}:{}", rule.verdict.key(), rule.number);
+        let id = &rule.id;
         if json {
             let line = serde_json::json!({
                 "id": id, "rule": rule.describe(), "verdict": rule.verdict, "entry": rule.entry(),
