@@ -16,13 +16,11 @@ use std::process::ExitCode;
 
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio_util::sync::CancellationToken;
-use user_questions::agents::hook::permission;
-use user_questions::agents::{Agent, Delivery, HookAsk, Next};
+use user_questions::agents::hook::by_policy::{self, ByPolicy};
+use user_questions::agents::{Agent, Delivery, Next};
 use user_questions::channel::asker::{AgentSpec, Asker};
 use user_questions::channel::client::ClientError;
-use user_questions::history::{self, decider::Decider, decider::PolicyRule};
-use user_questions::model::{AgentInfo, Answer, Request};
-use user_questions::policy::{Decision, Policy};
+use user_questions::history;
 use user_questions::ErrorCode;
 
 pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
@@ -40,18 +38,27 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => return unreadable(agent, &name, &e.to_string()),
     };
-    let ask = match by_policy(agent, &name, ask) {
-        Ok(Some(output)) => return deliver(agent, output),
-        Ok(None) => return ExitCode::SUCCESS,
-        Err(ask) if !ask.asks_the_person => {
-            say_no_decision(agent, "no rule decides it");
-            return ExitCode::SUCCESS;
+    let ask = match by_policy::decide(agent, ask, history::default_dir().as_deref()) {
+        ByPolicy::Decided { output, unkept } => {
+            if let Some(e) = unkept {
+                eprintln!("{name}: the history cannot keep this decision: {e}");
+            }
+            return output.map_or(ExitCode::SUCCESS, |output| deliver(agent, output));
         }
-        Err(ask) => *ask,
+        ByPolicy::Person { ask, unreadable } => {
+            if let Some(e) = unreadable {
+                eprintln!("{name}: the rules cannot be read, so they decide nothing: {e}");
+            }
+            if !ask.asks_the_person {
+                say_no_decision(agent, "no rule decides it");
+                return ExitCode::SUCCESS;
+            }
+            *ask
+        }
     };
     let mut ask = ask;
     ask.hear_the_agent();
-    let id = agent_id(agent, &ask);
+    let id = by_policy::agent_id(agent, &ask);
     let asker = Asker::new(socket, agent.display_name, Some(AgentSpec { id, delegation_depth: 0 }))
         .with_context(ask.context.clone());
     if let Err(e) = asker.connect().await {
@@ -89,47 +96,6 @@ pub async fn run(socket: PathBuf, agent: Agent) -> ExitCode {
     }
 }
 
-/// The policy's decision, before anyone is asked and with no server needed: `Ok`
-/// with the agent's output for an allow or a deny; the ask back when the person
-/// decides (or the rules cannot be read, which is said on stderr and decides nothing).
-fn by_policy(agent: Agent, name: &str, ask: HookAsk) -> Result<Option<serde_json::Value>, Box<HookAsk>> {
-    let Some(action) = ask.policy_action(agent) else { return Err(Box::new(ask)) };
-    let policy = match Policy::here(action.cwd.as_deref()) {
-        Ok(policy) => policy,
-        Err(e) => {
-            eprintln!("{name}: the rules cannot be read, so they decide nothing: {e}");
-            return Err(Box::new(ask));
-        }
-    };
-    let decision = policy.decide(&action);
-    let Some(answer) = permission::answer_for(&decision) else {
-        let mut ask = ask;
-        ask.explain(&user_questions::policy::reading::explain(&action, &decision));
-        return Err(Box::new(ask));
-    };
-    let request = Request {
-        questions: ask.questions.clone(),
-        agent: Some(AgentInfo {
-            id: agent_id(agent, &ask),
-            delegation_depth: 0,
-            client: Some(agent.display_name.into()),
-        }),
-        context: Some(ask.context.clone()),
-    };
-    let asks_the_person = ask.asks_the_person;
-    match ask.decide(&answer) {
-        Next::Done(output) => {
-            // A hook that only refuses and printed nothing decided nothing: the agent
-            // goes on by its own rules.
-            if output.is_some() || asks_the_person {
-                keep_in_history(name, &request, &answer, &decision);
-            }
-            Ok(output)
-        }
-        Next::Again(again) => Err(again),
-    }
-}
-
 /// The hook input: one JSON value, read up to its last byte, as an agent may leave
 /// stdin open after writing it (Claude Code at its SessionEnd); what is not JSON is
 /// read to the end, for the agent's reader to say what is wrong with it.
@@ -161,22 +127,6 @@ fn end_session(name: &str, session: &str) {
     if let Err(e) = user_questions::policy::yours::end_session(&config, session) {
         eprintln!("{name}: the rules of session {session} cannot be taken out: {e}");
     }
-}
-
-/// The policy's decision in the history, with the rules that gave it: a history that
-/// cannot be written is said on stderr and changes nothing.
-fn keep_in_history(name: &str, request: &Request, answer: &Answer, decision: &Decision) {
-    let Some(dir) = history::default_dir() else { return };
-    let by = Decider::Policy(decision.deciding().into_iter().map(PolicyRule::from).collect());
-    if let Err(e) = history::record_one(&dir, request, answer, &by) {
-        eprintln!("{name}: the history cannot keep this decision: {e}");
-    }
-}
-
-/// The agent this hook asks as: one of its own, so parallel hooks never collide.
-fn agent_id(agent: Agent, ask: &HookAsk) -> String {
-    let session = ask.context.session.as_deref().unwrap_or("no-session");
-    format!("{}-{session}-{}-{:06x}", agent.name, std::process::id(), rand::random::<u32>() & 0xff_ffff)
 }
 
 /// Hands a decision to the agent its own way: most read stdout; one that reads a
