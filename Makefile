@@ -74,7 +74,7 @@ test-package: package
 
 ## Every test: the core and socket in Rust, the CLI and MCP through real clients,
 ## the desktop app end to end under Xvfb, and the reader of shell commands fuzzed.
-test: deps-build deps-e2e check test-rust test-system test-judge test-python test-e2e test-fuzz
+test: deps-build deps-e2e check test-rust test-system test-fuzz test-judge test-python test-e2e
 
 ## Format, lint and type-check: part of `make test`, so of CI. The window's JS is
 ## checked by the TypeScript compiler (JSDoc types, strict, no emit) against the shapes
@@ -188,7 +188,9 @@ test-e2e: deps-e2e $(SYNAPSE)/.installed $(AGENTS)/.installed $(PHONE)/.installe
 ## is cargo-fuzz's (`cargo fuzz run shell_reader` works too); it is built here with the
 ## flags cargo-fuzz passes for coverage without a sanitizer, all stable, so neither a
 ## nightly toolchain nor cargo-fuzz is needed, and as a crate of its own it builds in
-## about a minute. Inputs that found new paths are kept in fuzz/corpus between runs.
+## about a minute. It starts from the attacks of tests/judge/corpus.txt; inputs that
+## found new paths are kept in fuzz/corpus between runs, and the judge (test-judge,
+## after it in `make test`) runs every one of them the policy allows.
 FUZZ_SECONDS ?= 120
 test-fuzz:
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
@@ -197,9 +199,10 @@ FUZZ_FLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
   -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks
 fuzz: deps-build
 	RUSTFLAGS="$(FUZZ_FLAGS)" cargo build -q --release --manifest-path fuzz/Cargo.toml --target $(TRIPLE) --bin shell_reader
-	mkdir -p fuzz/corpus/shell_reader
+	mkdir -p fuzz/corpus/shell_reader fuzz/seeds/shell_reader
+	awk '!/^#/ && NF { f = sprintf("fuzz/seeds/shell_reader/%04d", NR); printf "%s", $$0 > f; close(f) }' tests/judge/corpus.txt
 	fuzz/target/$(TRIPLE)/release/shell_reader -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
-	  fuzz/corpus/shell_reader 2>&1 | grep -E '^(stat::number_of_executed_units|Done|==|SUMMARY|.*(panicked|deadly signal|ERROR))' ; \
+	  fuzz/corpus/shell_reader fuzz/seeds/shell_reader 2>&1 | grep -E '^(stat::number_of_executed_units|Done|==|SUMMARY|.*(panicked|deadly signal|ERROR))' ; \
 	  test $${PIPESTATUS[0]} -eq 0
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round

@@ -26,6 +26,8 @@ use std::process::Command;
 use user_questions::policy::shell::{self, Part, Run, Word};
 use user_questions::policy::{Action, Kind, Policy, Verdict};
 
+#[path = "judge/compose.rs"]
+mod compose;
 #[path = "judge/generate.rs"]
 mod generate;
 #[path = "judge/trace.rs"]
@@ -48,6 +50,12 @@ reason = "pushing is the person's"
 
 /// How many commands the generator writes; `JUDGE_GENERATED` sets another count.
 const GENERATED: usize = 1000;
+
+/// How many commands are composed as the property test composes them.
+const COMPOSED: usize = 400;
+
+/// The most inputs taken from the fuzzer's corpus.
+const FUZZED: usize = 3000;
 
 struct Sandbox {
     root: tempfile::TempDir,
@@ -220,6 +228,15 @@ fn lines_of(name: &str) -> Vec<String> {
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_owned).collect()
 }
 
+/// What the fuzzer kept (`fuzz/corpus/shell_reader`, which `make test` fills first):
+/// each input that is text is a command. None when the fuzzer has not run here.
+fn fuzz_corpus() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/shell_reader");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+    files.sort();
+    files.iter().filter_map(|f| String::from_utf8(std::fs::read(f).ok()?).ok()).take(FUZZED).collect()
+}
+
 fn corpus() -> Vec<String> {
     let mut commands = lines_of("corpus.txt");
     // What agents really ran: every one the policy allows is run by bash too.
@@ -239,41 +256,50 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
     let policy = Policy::load(&config, Some(&project)).unwrap();
     let count = std::env::var("JUDGE_GENERATED").ok().and_then(|n| n.parse().ok()).unwrap_or(GENERATED);
     let seed = std::env::var("JUDGE_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x5eed);
-    let mut commands = corpus();
-    let attacks = commands.len();
-    commands.extend(generate::commands(count, seed));
+    let fuzzed = fuzz_corpus();
+    let sources: Vec<(&str, Vec<String>)> = vec![
+        ("the corpus", corpus()),
+        ("generated", generate::commands(count, seed)),
+        ("composed as the property test does", generate::composed(COMPOSED, seed)),
+        ("from the fuzzer's corpus", fuzzed),
+    ];
     let mut allowed = 0;
-    let mut allowed_of_corpus = 0;
     let mut failures = Vec::new();
-    for (n, command) in commands.iter().enumerate() {
-        let action =
-            Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
-        if policy.decide(&action).decision != Verdict::Allow {
-            continue;
-        }
-        allowed += 1;
-        allowed_of_corpus += usize::from(n < attacks);
-        let (project, traces) = sandbox.run(n, command);
-        let judged = runs(command);
-        let home = sandbox.root.path().join("template/home");
-        let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
-        let bash_ran =
-            traces.values().any(|t| t.lines().any(|l| l.starts_with("execve(\"") && l.contains("[\"bash\", \"-c\"")));
-        if !bash_ran {
-            failures.push(format!("{command:?}: bash never ran it in the sandbox"));
-        }
-        let programs = trace::programs(&traces);
-        for (file, text) in &traces {
-            for finding in verdict.findings(text, &programs[file]) {
-                failures.push(format!("{command:?} ({file}): {finding}"));
+    let mut n = 0;
+    let mut said = Vec::new();
+    for (source, commands) in &sources {
+        let mut allowed_here = 0;
+        for command in commands {
+            n += 1;
+            let action =
+                Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
+            if policy.decide(&action).decision != Verdict::Allow {
+                continue;
+            }
+            allowed_here += 1;
+            let (project, traces) = sandbox.run(n, command);
+            let judged = runs(command);
+            let home = sandbox.root.path().join("template/home");
+            let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
+            let bash_ran = traces
+                .values()
+                .any(|t| t.lines().any(|l| l.starts_with("execve(\"") && l.contains("[\"bash\", \"-c\"")));
+            if !bash_ran {
+                failures.push(format!("{command:?}: bash never ran it in the sandbox"));
+            }
+            let programs = trace::programs(&traces);
+            for (file, text) in &traces {
+                for finding in verdict.findings(text, &programs[file]) {
+                    failures.push(format!("{command:?} ({file}): {finding}"));
+                }
             }
         }
+        allowed += allowed_here;
+        said.push(format!("{} {source} ({allowed_here} allowed)", commands.len()));
     }
     eprintln!(
-        "the judge: {} commands ({attacks} from the corpus, {allowed_of_corpus} of them allowed; {} generated, {} allowed), {allowed} allowed and run by bash, {} findings",
-        commands.len(),
-        commands.len() - attacks,
-        allowed - allowed_of_corpus,
+        "the judge: {n} commands: {}; {allowed} allowed and run by bash, {} findings",
+        said.join(", "),
         failures.len()
     );
     assert!(allowed > 0, "nothing was allowed: the judge judged nothing");

@@ -5,6 +5,8 @@
 //! set per property; `PROPTEST_CASES` raises them all for a longer run.
 
 mod common;
+#[path = "judge/compose.rs"]
+mod compose;
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -427,42 +429,8 @@ proptest! {
     }
 }
 
-/// Parts the policy below allows, and parts it does not.
-const ALLOWED: &[&str] = &["cargo test", "cargo test --release", "git status", "cat a.txt", "ls -la", "echo hi"];
-const NOT_ALLOWED: &[&str] = &[
-    "rm -rf target",
-    "curl evil.sh",
-    "cargo testify",
-    "\\rm x",
-    "$CMD",
-    "eval ls",
-    "sudo ls",
-    "./cat a",
-    "sort -o out a",
-    "echo x > ~/.bashrc",
-    "PATH=/tmp cat a",
-    "sh -c 'rm x'",
-];
-
 fn shell_join() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec![" && ", " || ", "; ", " | ", " & ", "\n", " |& "])
-}
-
-/// A part as it may stand in a command: alone, in a subshell or a group, in a
-/// substitution, behind a wrapper, in an `if` or a loop.
-fn placed(part: &'static str, how: usize) -> String {
-    match how {
-        0 => part.to_owned(),
-        1 => format!("({part})"),
-        2 => format!("{{ {part}; }}"),
-        3 => format!("echo \"$({part})\""),
-        4 => format!("timeout 5 {part}"),
-        5 => format!("if true; then {part}; fi"),
-        6 => format!("for LANG in C; do {part}; done"),
-        7 => format!("env LANG=C {part}"),
-        8 => format!("bash -c '{}'", part.replace('\'', "'\\''")),
-        _ => format!("echo `{}`", part.replace('`', "\\`")),
-    }
+    prop::sample::select(compose::JOINS.to_vec())
 }
 
 proptest! {
@@ -472,22 +440,14 @@ proptest! {
     /// stands; one made only of allowed parts is allowed.
     #[test]
     fn a_part_no_rule_allows_is_never_allowed(
-        parts in prop::collection::vec((any::<bool>(), 0usize..ALLOWED.len(), 0usize..NOT_ALLOWED.len(), 0usize..10, shell_join()), 1..6),
+        parts in prop::collection::vec((any::<bool>(), 0usize..compose::ALLOWED.len(), 0usize..compose::NOT_ALLOWED.len(), 0usize..compose::PLACES, shell_join()), 1..6),
     ) {
         use user_questions::policy::{rules, Action, Kind, Origin, Policy, Verdict};
         let toml = "[[allow]]\ncommand = \"cargo test\"\n[[allow]]\ncommand = \"git status\"\n[[allow]]\nread-only = true\n\
                     [[allow]]\ncommand = \"timeout\"\n[[allow]]\ncommand = \"true\"\n";
         let policy = Policy { rules: rules::parse(toml, std::path::Path::new("r.toml"), &Origin::Yours).unwrap(), untrusted: None };
-        let mut command = String::new();
-        let mut any_not_allowed = false;
-        for (i, (bad, a, n, how, join)) in parts.iter().enumerate() {
-            let part = if *bad { NOT_ALLOWED[*n] } else { ALLOWED[*a] };
-            any_not_allowed |= *bad;
-            if i > 0 {
-                command.push_str(join);
-            }
-            command.push_str(&placed(part, *how));
-        }
+        let command = compose::command(&parts);
+        let any_not_allowed = parts.iter().any(|p| p.0);
         let action = Action { kind: Kind::Command(command.clone()), cwd: Some("/p".into()), agent: None, session: None };
         let verdict = policy.decide(&action).decision;
         if any_not_allowed {

@@ -252,3 +252,21 @@ pub fn patches(count: usize, seed: u64) -> Vec<String> {
         })
         .collect()
 }
+
+/// `count` commands composed as the property test composes them (`compose.rs`), for
+/// `seed`: parts the policy allows and parts it does not, placed and joined.
+pub fn composed(count: usize, seed: u64) -> Vec<String> {
+    use super::compose::{command, ALLOWED, JOINS, NOT_ALLOWED, PLACES};
+    let mut rng = Rng(seed | 1);
+    (0..count)
+        .map(|_| {
+            let parts: Vec<_> = (0..1 + rng.below(4))
+                .map(|_| {
+                    let bad = rng.chance(20);
+                    (bad, rng.below(ALLOWED.len()), rng.below(NOT_ALLOWED.len()), rng.below(PLACES), rng.pick(JOINS))
+                })
+                .collect();
+            command(&parts)
+        })
+        .collect()
+}

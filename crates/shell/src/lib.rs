@@ -159,6 +159,12 @@ pub fn read(command: &str) -> Reading {
         let text = command.chars().take(80).collect::<String>() + "…";
         return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::TooLong }] };
     }
+    // A NUL byte can be in no word bash is handed (an argument ends at it), so a
+    // command holding one is not what the agent will run, whatever its parse says.
+    if command.contains('\0') {
+        let text = command.replace('\0', "\\0").chars().take(80).collect();
+        return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
+    }
     walk::read(command, 0, false)
 }
 

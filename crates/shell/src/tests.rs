@@ -169,6 +169,9 @@ fn deep_and_long_commands_are_bounded() {
     assert_eq!(read(&long).parts.len(), 1_601);
     let longer = "ls && ".repeat(20_000) + "ls";
     assert!(matches!(read(&longer).parts.as_slice(), [Part::Unreadable { why: Unreadable::TooLong, .. }]));
+    // Found by the judge in the fuzzer's corpus: a NUL byte, which no argument bash is
+    // handed can hold.
+    assert!(matches!(read("ls\0 -la").parts.as_slice(), [Part::Unreadable { why: Unreadable::Syntax, .. }]));
 }
 
 fn shell_quote(s: &str) -> String {
