@@ -286,7 +286,7 @@ usesLabel: string, id: number, question: string, answer: string, client: string 
 
 type PolicyRuleView = { 
 /**
- * `allow:2`: its place in its file, as it is removed by.
+ * `allow:3fa9c2e1`: its stable id ([`Entry::id`]), as it is removed by.
  */
 id: string, 
 /**
