@@ -192,6 +192,27 @@ impl Sandbox {
     }
 }
 
+impl Sandbox {
+    /// Runs `command` with bash in a fresh copy of the project and judges its trace
+    /// against `read_as` (what the policy read: the command itself, unless a test
+    /// plays a policy that erred): what was done beyond it, each named by the trace
+    /// it is in, the project's path there, and the traces.
+    fn judge(&self, n: usize, command: &str, read_as: &str) -> (Vec<String>, PathBuf, BTreeMap<String, String>) {
+        let (project, traces) = self.run(n, command);
+        let judged = runs(read_as);
+        let home = self.root.path().join("template/home");
+        let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
+        let programs = trace::programs(&traces);
+        let findings = traces
+            .iter()
+            .flat_map(|(file, text)| {
+                verdict.findings(text, &programs[file]).into_iter().map(move |f| format!("({file}) {f}"))
+            })
+            .collect();
+        (findings, project, traces)
+    }
+}
+
 fn hostile_git_config(marker: &Path) -> String {
     let m = marker.display();
     format!("[core]\n\tfsmonitor = {m}\n\tpager = {m}\n\tsshCommand = {m}\n[diff]\n\texternal = {m}\n[pager]\n\tlog = {m}\n")
@@ -277,22 +298,14 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
                 continue;
             }
             allowed_here += 1;
-            let (project, traces) = sandbox.run(n, command);
-            let judged = runs(command);
-            let home = sandbox.root.path().join("template/home");
-            let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
+            let (findings, _, traces) = sandbox.judge(n, command, command);
             let bash_ran = traces
                 .values()
                 .any(|t| t.lines().any(|l| l.starts_with("execve(\"") && l.contains("[\"bash\", \"-c\"")));
             if !bash_ran {
                 failures.push(format!("{command:?}: bash never ran it in the sandbox"));
             }
-            let programs = trace::programs(&traces);
-            for (file, text) in &traces {
-                for finding in verdict.findings(text, &programs[file]) {
-                    failures.push(format!("{command:?} ({file}): {finding}"));
-                }
-            }
+            failures.extend(findings.into_iter().map(|f| format!("{command:?} {f}")));
         }
         allowed += allowed_here;
         said.push(format!("{} {source} ({allowed_here} allowed)", commands.len()));
@@ -306,15 +319,11 @@ fn nothing_the_policy_allows_does_more_than_the_rules_allow() {
     assert!(failures.is_empty(), "bash did more than the rules allow:\n{}", failures.join("\n"));
 }
 
-/// Whether `argv` (what bash executed) is `run` (what the policy judged): a word
-/// known only when it runs stands for any words, none included; an open run takes
-/// any words after its own.
 #[test]
 fn the_judge_sees_what_bash_does_beyond_the_reading() {
     require("bwrap");
     require("strace");
     let sandbox = Sandbox::new();
-    let home = sandbox.root.path().join("template/home");
     // Each is read as less than it does, as a policy that erred would: the judge must
     // name the difference.
     let cases = [
@@ -327,11 +336,7 @@ fn the_judge_sees_what_bash_does_beyond_the_reading() {
         ("cat data.txt | xargs touch", "cat data.txt", "execve"),
     ];
     for (n, (command, read_as, expected)) in cases.into_iter().enumerate() {
-        let (project, traces) = sandbox.run(1000 + n, command);
-        let judged = runs(read_as);
-        let verdict = trace::Verdict { project: &project, home: &home, bash: command, runs: &judged };
-        let programs = trace::programs(&traces);
-        let findings: Vec<String> = traces.iter().flat_map(|(f, t)| verdict.findings(t, &programs[f])).collect();
+        let (findings, _, _) = sandbox.judge(1000 + n, command, read_as);
         assert!(
             findings.iter().any(|f| f.contains(expected)),
             "{command}: expected a finding of {expected}, got {findings:?}"
@@ -433,24 +438,18 @@ fn nothing_a_patch_the_policy_allows_touches_outside_the_edit_rule() {
 /// wrote a file in `src/`, and what it did that the edit rule does not allow.
 fn apply(sandbox: &Sandbox, n: usize, patch: &str) -> (bool, Vec<String>) {
     let command = format!("codex --codex-run-as-apply-patch '{}'", patch.replace('\'', "'\\''"));
-    let (project, traces) = sandbox.run(n, &command);
-    let judged = runs(&command);
-    let home = sandbox.root.path().join("template/home");
-    let verdict = trace::Verdict { project: &project, home: &home, bash: &command, runs: &judged };
-    let programs = trace::programs(&traces);
-    let mut findings = Vec::new();
+    let (mut findings, project, traces) = sandbox.judge(n, &command, &command);
     if !traces.values().any(|t| t.contains("--codex-run-as-apply-patch")) {
         findings.push("Codex never ran it in the sandbox".to_owned());
-    }
-    for (file, text) in &traces {
-        findings.extend(verdict.findings(text, &programs[file]).into_iter().map(|f| format!("({file}) {f}")));
     }
     let src = format!("{}/src/", project.display());
     let wrote = traces.values().any(|t| t.lines().any(|l| l.contains(&src) && l.contains("O_CREAT")));
     (wrote, findings)
 }
 
-/// A leading `~` is the sandbox's home, as bash expands it.
+/// Whether `argv` (what bash executed) is `run` (what the policy judged): a word
+/// known only when it runs stands for any words, none included; an open run takes
+/// any words after its own. A leading `~` is the sandbox's home, as bash expands it.
 pub fn fits(run: &Run, argv: &[String], home: &Path) -> bool {
     fn go(pattern: &[Word], argv: &[String], open: bool, home: &str) -> bool {
         match pattern.split_first() {

@@ -190,7 +190,6 @@ impl Entry {
         toml_edit::de::from_str(text).map_err(|e| e.to_string())
     }
 
-    /// The rule this entry says; `Err`: what is wrong with it.
     /// The rule's stable id: `deny:` and the first eight hex digits of the SHA-256 of
     /// its verdict and entry as [`Entry::to_toml`] writes it, whatever its place or
     /// its file's layout. Two rules alike in every field share it, and either may go.
@@ -201,6 +200,7 @@ impl Entry {
         format!("{}:{hex}", verdict.key())
     }
 
+    /// The rule this entry says; `Err`: what is wrong with it.
     pub fn rule(self, verdict: Verdict, origin: &Origin, number: usize) -> Result<Rule, String> {
         let id = self.id(verdict);
         let mut whats = Vec::new();

@@ -1,9 +1,10 @@
 //! The person's rules file, edited in place: a rule added at the end of its verdict's
-//! list, or one taken out or changed by its stable id (`deny:3fa9c2e1`, a hash of what
-//! it says, so a session's rules ending never shifts it onto another), the person's comments and
-//! layout kept (toml_edit); or every rule of an agent session that ended. Each edit
-//! reads, changes and writes the file under an exclusive lock (`rules.toml.lock`), so
-//! edits racing each other (a `userq rules deny` while a session ends) are each kept. A file that is not TOML is an error and never overwritten,
+//! list, or one taken out or changed by its stable id (`deny:3fa9c2e1`, a hash of
+//! what it says, so a session's rules ending never shifts it onto another), the
+//! person's comments and layout kept (toml_edit); or every rule of an agent session
+//! that ended. Each edit reads, changes and writes the file under an exclusive lock
+//! (`rules.toml.lock`), so edits racing each other (a `userq rules deny` while a
+//! session ends) are each kept. A file that is not TOML is an error and never overwritten,
 //! and nothing that would no longer read as rules is saved. `userq rules` and the
 //! window's Rules view both edit through here.
 
