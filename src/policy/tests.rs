@@ -128,6 +128,17 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "date 0101000000",
         "tree -H . -R",
         "git -C /etc log",
+        // Found by an attacker given only docs/policy.md: a bare repository an allowed
+        // edit wrote under src/, whose config runs a program; secrets read through an
+        // option whose value is a file.
+        "git -C src/gd diff --no-index a b",
+        "cd src/gd && git diff --no-index a b",
+        "git -C src/lnk log",
+        "xargs -a .env echo",
+        "xargs --arg-file=.env echo",
+        "wc --files0-from=.env",
+        "du --files0-from=.env",
+        "sort --files0-from=.env",
         "git --git-dir=x status",
         "HOME=. git status",
         "cat ~/.ssh/id_rsa",

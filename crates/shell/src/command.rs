@@ -113,11 +113,10 @@ const WRAPPERS: &[(&str, Grammar)] = &[
         "xargs",
         Grammar {
             flags: "0prtx",
-            valued: "aEdILnPs",
+            valued: "EdILnPs",
             optional: "eil",
             long: &[
                 "null",
-                "arg-file=",
                 "delimiter=",
                 "eof=?",
                 "replace=?",
@@ -272,7 +271,8 @@ fn reads_program_from_stdin(words: &[Word]) -> bool {
 }
 
 fn push_run(reader: &mut Reader, argv: Vec<Word>, open: bool, text: &str) {
-    reader.parts.push(Part::Run(Run { argv, open, text: text.to_owned() }));
+    let moved = reader.folder_moved();
+    reader.parts.push(Part::Run(Run { argv, open, text: text.to_owned(), moved }));
 }
 
 /// `find`: its own part, with each `-exec`/`-execdir`/`-ok`/`-okdir` clause taken out

@@ -63,6 +63,10 @@ pub struct Run {
     pub open: bool,
     /// The part's text in the command.
     pub text: String,
+    /// The folder may have moved before it runs (`cd`, `pushd`, `env -C` before it in
+    /// its list): a program that finds its configuration from the folder (git, its
+    /// repository) may find another.
+    pub moved: bool,
 }
 
 impl Run {

@@ -106,7 +106,7 @@ pub fn judge(run: &Run) -> Judgement {
     }
     match entry.check {
         Check::Find => return find(&entry.grammar, &words),
-        Check::Git => return subcommands::git(&words),
+        Check::Git => return subcommands::git(&words, run.moved),
         Check::Docker => return subcommands::docker(&words),
         _ => {}
     }

@@ -1,6 +1,8 @@
 //! git and docker: global options, then a reading subcommand with its own grammar.
-//! git runs only on the repository found from the folder: `-C` only into a folder
-//! below it, never `--git-dir` or `--work-tree` (not in the global grammar).
+//! git runs only on the repository found from the folder the agent runs in: never
+//! `-C` (a folder below may hold a bare repository whose `config` an allowed edit
+//! wrote, naming a program to run), never after the folder moved, never `--git-dir`
+//! or `--work-tree` (not in the global grammar).
 
 use super::git::{DOCKER, DOCKER_GLOBAL, GIT, GIT_GLOBAL};
 use super::grammar::{Arg, Grammar};
@@ -9,16 +11,20 @@ use super::{misfit_judgement, Judgement, Sub};
 /// Each program with its global grammar and its subcommands, for the docs' table.
 pub const TABLES: &[(&str, &Grammar, &[Sub])] = &[("git", &GIT_GLOBAL, GIT), ("docker", &DOCKER_GLOBAL, DOCKER)];
 
-pub fn git(words: &[&str]) -> Judgement {
+pub fn git(words: &[&str], moved: bool) -> Judgement {
+    if moved {
+        return Judgement::Excluded {
+            word: "cd".into(),
+            why: "git runs only on the repository found from the folder, which moved before it",
+        };
+    }
     let (globals, rest) = match split_globals(&GIT_GLOBAL, words) {
         Ok(split) => split,
         Err(judgement) => return judgement,
     };
     for arg in &globals {
         if let Arg::Option(name, Some(folder)) = arg {
-            if name == "-C"
-                && (folder.starts_with('/') || folder.starts_with('~') || folder.split('/').any(|p| p == ".."))
-            {
+            if name == "-C" {
                 return Judgement::Excluded {
                     word: format!("-C {folder}"),
                     why: "git runs only on the repository found from the folder",
