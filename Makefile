@@ -201,8 +201,8 @@ fuzz: deps-build
 	RUSTFLAGS="$(FUZZ_FLAGS)" cargo build -q --release --manifest-path fuzz/Cargo.toml --target $(TRIPLE) --bin shell_reader
 	mkdir -p fuzz/corpus/shell_reader fuzz/seeds/shell_reader
 	awk '!/^#/ && NF { f = sprintf("fuzz/seeds/shell_reader/%04d", NR); printf "%s", $$0 > f; close(f) }' tests/judge/corpus.txt
-	fuzz/target/$(TRIPLE)/release/shell_reader -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
-	  fuzz/corpus/shell_reader fuzz/seeds/shell_reader 2>&1 | grep -E '^(stat::number_of_executed_units|Done|==|SUMMARY|.*(panicked|deadly signal|ERROR))' ; \
+	fuzz/target/$(TRIPLE)/release/shell_reader -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 -print_final_stats=1 \
+	  fuzz/corpus/shell_reader fuzz/seeds/shell_reader 2>&1 | grep -E '^(stat::number_of_executed_units|Done|==|SUMMARY|Test unit written|.*(panicked|deadly signal|ERROR))' ; \
 	  test $${PIPESTATUS[0]} -eq 0
 
 ## Benchmarks: the in-process ask (criterion), memory per pending ask, socket round

@@ -172,6 +172,11 @@ fn deep_and_long_commands_are_bounded() {
     // Found by the judge in the fuzzer's corpus: a NUL byte, which no argument bash is
     // handed can hold.
     assert!(matches!(read("ls\0 -la").parts.as_slice(), [Part::Unreadable { why: Unreadable::Syntax, .. }]));
+    // Found by the fuzzer: 712 broken bytes on which tree-sitter's merge of its parse
+    // stacks is exponential (more than half an hour). The vendored parser gives up on
+    // it (vendor/tree-sitter/PATCHED.md), and the command is unreadable.
+    let merges = include_str!("fixtures/exponential_merge.txt");
+    assert!(matches!(read(merges).parts.as_slice(), [Part::Unreadable { why: Unreadable::Syntax, .. }]));
 }
 
 fn shell_quote(s: &str) -> String {
