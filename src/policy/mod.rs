@@ -14,6 +14,7 @@
 mod files;
 pub mod import;
 pub mod known;
+mod overlap;
 pub mod reading;
 pub mod remember;
 pub mod rules;

@@ -23,9 +23,10 @@ pub const SECRETS: &[&str] = &[
     "*.pem",
     "*.key",
     "*.p12",
-    "id_rsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
 ];
 
 /// Names that match a secret's pattern but are, by convention, its committed

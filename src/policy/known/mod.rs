@@ -100,9 +100,12 @@ pub fn judge(run: &Run) -> Judgement {
             Word::Dynamic(s) => return excluded(s, "has words known only when it runs"),
         }
     }
-    let secret = |w: &&&str| sensitive::secret(std::path::Path::new(&super::rules::expand_home(w))).is_some();
-    if let Some(word) = words.iter().find(secret) {
-        return excluded(word, "names a secret file, which only a read rule allows");
+    let shows = !SHOWS_NO_CONTENT.contains(&entry.name);
+    if let Some(word) = args.iter().find(|w| names_secret(w, entry.check, shows)) {
+        return excluded(word.shown(), "may name a secret file, which only a read rule allows");
+    }
+    if run.open && shows {
+        return excluded("…", "shows files named only when it runs, which may be secrets");
     }
     match entry.check {
         Check::Find => return find(&entry.grammar, &words),
@@ -138,6 +141,35 @@ pub fn judge(run: &Run) -> Judgement {
             None => Judgement::ReadOnly,
         },
         _ => Judgement::ReadOnly,
+    }
+}
+
+/// Commands of the set that show no file's content: names, sizes, counts and
+/// digests at most. The others may show a secret they are handed at run time.
+pub const SHOWS_NO_CONTENT: &[&str] = &[
+    "ls", "stat", "wc", "du", "df", "pwd", "echo", "cd", "true", "false", "which", "type", "whereis", "whoami", "id",
+    "groups", "uname", "basename", "dirname", "realpath", "readlink", "seq", "sleep", "nproc", "ps", "free", "uptime",
+    "locale", "md5sum", "sha1sum", "sha256sum", "sha512sum",
+];
+
+/// Whether a word may name a secret file: as a path, as a glob that may match one
+/// (`.e?v`), for git as the path of a revision's file (`HEAD:.env`), or, when the
+/// command `shows` what it reads, as any word known only when it runs (`$F`).
+fn names_secret(word: &Word, check: Check, shows: bool) -> bool {
+    let expanded = super::rules::expand_home(word.shown());
+    match word {
+        Word::Literal(_) => {
+            let paths = std::iter::once(expanded.as_str());
+            let in_revisions = expanded.match_indices(':').map(|(i, _)| &expanded[i + 1..]);
+            let paths: Vec<&str> =
+                if check == Check::Git { paths.chain(in_revisions).collect() } else { paths.collect() };
+            paths.iter().any(|p| sensitive::secret(std::path::Path::new(p)).is_some())
+        }
+        // A glob or a brace expansion and nothing else known only when it runs.
+        Word::Dynamic(_) if !expanded.contains(['$', '`', '\\', '\'', '"']) => {
+            super::overlap::may_name_secret(&expanded)
+        }
+        Word::Dynamic(_) => shows,
     }
 }
 
