@@ -16,6 +16,7 @@ pub mod import;
 pub mod known;
 mod overlap;
 pub mod reading;
+mod recursive;
 pub mod remember;
 pub mod rules;
 pub mod sensitive;
@@ -350,6 +351,11 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             if let Some(rule) = read_only {
                 if known::judge(run) == known::Judgement::ReadOnly {
+                    // A secret it reads through a link, or under a folder it reads
+                    // file by file, is the person's.
+                    if reads_a_secret(run, cwd) {
+                        return judged(part, Verdict::Ask, By::NoRule);
+                    }
                     // The files it names are judged by the read rules: a deny refuses,
                     // an ask asks, and a folder holding what a rule keeps back is the
                     // person's.
@@ -374,6 +380,20 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
 
 fn unreadable(why: &Unreadable) -> By {
     By::Unreadable { why: why.code().to_owned(), subject: why.subject().map(str::to_owned) }
+}
+
+/// Whether a command of the read-only set may read a secret no word of it names:
+/// through a link, or under a folder it reads file by file. After the folder moved,
+/// a relative folder is not known.
+fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
+    if !run.moved && recursive::links_to_secret(run, cwd).is_some() {
+        return true;
+    }
+    let Some(recursion) = recursive::of(run) else { return false };
+    if run.moved && recursion.folders.iter().any(|f| !f.starts_with('/') && !f.starts_with('~')) {
+        return true;
+    }
+    recursive::secret_under(&recursion, cwd).is_some()
 }
 
 /// Whether the folder `word` names holds a path a read rule denies or asks for

@@ -300,3 +300,61 @@ fn a_fetch_rule_fits_hosts_as_urls_name_them() {
     assert_eq!(fetch("https://www.bad.example/"), Verdict::Deny);
     assert_eq!(fetch("https://good.example/"), Verdict::Ask);
 }
+
+#[test]
+fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for folder in ["src/deep", "other", "keys", "a", "b", "hidden"] {
+        std::fs::create_dir_all(p.join(folder)).unwrap();
+    }
+    for file in [
+        ".env",
+        "src/deep/main.rs",
+        "other/notes.md",
+        "keys/id_ed25519",
+        "a/x",
+        "b/server.pem",
+        "hidden/.env.local",
+        "hidden/ok.txt",
+    ] {
+        std::fs::write(p.join(file), "KEY=1\n").unwrap();
+    }
+    std::os::unix::fs::symlink(p.join(".env"), p.join("notes")).unwrap();
+    std::os::unix::fs::symlink("../.env", p.join("other/link")).unwrap();
+    let policy = policy("[[allow]]\nread-only = true\n");
+    let verdict = |c: &str| {
+        let action = Action { kind: Kind::Command(c.into()), cwd: Some(p.into()), agent: None, session: None };
+        policy.decide(&action).decision
+    };
+    for asked in [
+        "grep -r KEY .",
+        "grep -r KEY",
+        "grep -rn -e KEY",
+        "grep --directories=recurse KEY .",
+        "grep -R KEY other",
+        "rg --hidden KEY",
+        "rg -uu KEY",
+        "rg KEY keys",
+        "rg KEY",
+        "grep -r KEY hidden",
+        "rg -L KEY other --hidden",
+        "git grep KEY",
+        "git --no-pager grep --no-index KEY",
+        "diff -r a b",
+        "cat notes",
+        "head -5 other/link",
+    ] {
+        assert_eq!(verdict(asked), Verdict::Ask, "{asked}");
+    }
+    for allowed in [
+        "grep -rn KEY src",
+        "grep -r KEY other",
+        "rg KEY hidden",
+        "rg -n KEY src other",
+        "grep KEY other/notes.md",
+        "diff a/x src/deep/main.rs",
+    ] {
+        assert_eq!(verdict(allowed), Verdict::Allow, "{allowed}");
+    }
+}

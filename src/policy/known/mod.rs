@@ -16,6 +16,7 @@ use super::sensitive;
 pub use super::shell::grammar;
 use super::shell::grammar::{Arg, Grammar, Misfit};
 use super::shell::{Run, Word};
+pub use subcommands::git_subcommand;
 pub use table::READ_ONLY;
 
 /// How an entry's words are judged beyond its grammar.
@@ -147,9 +148,38 @@ pub fn judge(run: &Run) -> Judgement {
 /// Commands of the set that show no file's content: names, sizes, counts and
 /// digests at most. The others may show a secret they are handed at run time.
 pub const SHOWS_NO_CONTENT: &[&str] = &[
-    "ls", "stat", "wc", "du", "df", "pwd", "echo", "cd", "true", "false", "which", "type", "whereis", "whoami", "id",
-    "groups", "uname", "basename", "dirname", "realpath", "readlink", "seq", "sleep", "nproc", "ps", "free", "uptime",
-    "locale", "md5sum", "sha1sum", "sha256sum", "sha512sum",
+    "ls",
+    "stat",
+    "wc",
+    "du",
+    "df",
+    "pwd",
+    "echo",
+    "cd",
+    "true",
+    "false",
+    "which",
+    "type",
+    "whereis",
+    "whoami",
+    "id",
+    "groups",
+    "uname",
+    "basename",
+    "dirname",
+    "realpath",
+    "readlink",
+    "seq",
+    "sleep",
+    "nproc",
+    "ps",
+    "free",
+    "uptime",
+    "locale",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
 ];
 
 /// Whether a word may name a secret file: as a path, as a glob that may match one

@@ -38,6 +38,11 @@ pub fn git(words: &[&str], moved: bool) -> Judgement {
     subcommand("git", GIT, rest)
 }
 
+/// The subcommand git runs, after its global options: `grep` of `git --no-pager grep x`.
+pub fn git_subcommand<'w>(words: &[&'w str]) -> Option<&'w str> {
+    split_globals(&GIT_GLOBAL, words).ok().and_then(|(_, rest)| rest.first().copied())
+}
+
 pub fn docker(words: &[&str]) -> Judgement {
     let (_, rest) = match split_globals(&DOCKER_GLOBAL, words) {
         Ok(split) => split,

@@ -1,0 +1,165 @@
+//! A command that reads a folder file by file (`grep -r`, `rg`, `git grep`, `diff -r`)
+//! reads every secret under it, though no word names one: `grep -r KEY .` shows the
+//! lines of `.env`. Such a command is the person's when a secret lies under a folder it
+//! reads, as the program itself walks it (rg skips hidden files; `grep -R` and `rg -L`
+//! follow links). A walk that meets more than [`MAX_ENTRIES`] entries cannot tell, and
+//! the person decides.
+
+use std::path::{Path, PathBuf};
+
+use super::shell::grammar::Arg;
+use super::shell::{Run, Word};
+
+use super::known::{self, READ_ONLY};
+use super::sensitive;
+
+/// The most entries a walk visits before it gives up.
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// What a command reads file by file: its folders, and how the program walks them.
+#[derive(Debug, PartialEq)]
+pub struct Recursion {
+    pub folders: Vec<String>,
+    /// The program reads as ripgrep does by default: no hidden file, nothing its
+    /// ignore files (`.gitignore`, `.ignore`, `.rgignore`) name.
+    pub filtered: bool,
+    /// Links met in the walk are followed.
+    pub follow: bool,
+}
+
+/// rg's options that read hidden files or what ignore files name.
+const UNFILTERED: [&str; 13] = [
+    "-u",
+    "--unrestricted",
+    "--hidden",
+    "-.",
+    "--no-ignore",
+    "--no-ignore-dot",
+    "--no-ignore-exclude",
+    "--no-ignore-files",
+    "--no-ignore-global",
+    "--no-ignore-parent",
+    "--no-ignore-vcs",
+    "--no-ignore-file-case-insensitive",
+    "--no-require-git",
+];
+
+/// What `run`, a command of the read-only set, reads file by file.
+pub fn of(run: &Run) -> Option<Recursion> {
+    let name = run.name()?;
+    let words: Vec<&str> = run.argv[1..].iter().map(|w| w.literal().unwrap_or("x")).collect();
+    let grammar = &READ_ONLY.iter().find(|e| e.name == name)?.grammar;
+    let parse = || grammar.parse(&words).ok();
+    let has = |args: &[Arg], names: &[&str]| {
+        args.iter().any(|a| matches!(a, Arg::Option(n, _) if names.contains(&n.as_str())))
+    };
+    let value_is = |args: &[Arg], names: &[&str], want: &str| {
+        args.iter().any(|a| matches!(a, Arg::Option(n, Some(v)) if names.contains(&n.as_str()) && *v == want))
+    };
+    // The operands that are paths: all of them where the pattern is an option's value.
+    let paths = |args: &[Arg], pattern_options: &[&str]| {
+        let operands = args.iter().filter_map(|a| match a {
+            Arg::Operand(o) => Some((*o).to_owned()),
+            _ => None,
+        });
+        let skip = usize::from(!has(args, pattern_options));
+        let folders: Vec<String> = operands.skip(skip).collect();
+        if folders.is_empty() {
+            vec![".".to_owned()]
+        } else {
+            folders
+        }
+    };
+    match name {
+        "grep" | "egrep" | "fgrep" => {
+            let args = parse()?;
+            let recursive = has(&args, &["-r", "-R", "--recursive", "--dereference-recursive"])
+                || value_is(&args, &["-d", "--directories"], "recurse");
+            recursive.then(|| Recursion {
+                folders: paths(&args, &["-e", "--regexp", "-f", "--file"]),
+                filtered: false,
+                follow: has(&args, &["-R", "--dereference-recursive"]),
+            })
+        }
+        "rg" => {
+            let args = parse()?;
+            Some(Recursion {
+                folders: paths(&args, &["-e", "--regexp", "-f", "--file", "--files", "--type-list"]),
+                filtered: !has(&args, &UNFILTERED),
+                follow: has(&args, &["-L", "--follow"]),
+            })
+        }
+        "diff" => {
+            let args = parse()?;
+            let operands = args.iter().filter_map(|a| match a {
+                Arg::Operand(o) => Some((*o).to_owned()),
+                _ => None,
+            });
+            has(&args, &["-r", "--recursive"]).then(|| Recursion {
+                folders: operands.collect(),
+                filtered: false,
+                follow: true,
+            })
+        }
+        // `git grep` reads the files of the work tree, and with `--no-index` or
+        // `--untracked` those git does not track.
+        "git" => (known::git_subcommand(&words) == Some("grep")).then(|| Recursion {
+            folders: vec![".".to_owned()],
+            filtered: false,
+            follow: false,
+        }),
+        _ => None,
+    }
+}
+
+/// The first secret under the folders `recursion` reads, against `cwd`; or, where
+/// the walk cannot tell, the reason.
+pub fn secret_under(recursion: &Recursion, cwd: Option<&Path>) -> Option<String> {
+    let mut budget = MAX_ENTRIES;
+    for folder in &recursion.folders {
+        let path = cwd.map_or_else(|| PathBuf::from(folder), |c| c.join(super::rules::expand_home(folder)));
+        if let Some(found) = walk(&path, recursion, &mut budget) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+fn walk(root: &Path, recursion: &Recursion, budget: &mut usize) -> Option<String> {
+    // The folder named on the command line is followed wherever it leads.
+    let real = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    if sensitive::secret(&real).is_some() {
+        return Some(real.display().to_string());
+    }
+    let walker =
+        ignore::WalkBuilder::new(&real).standard_filters(recursion.filtered).follow_links(recursion.follow).build();
+    for entry in walker {
+        if *budget == 0 {
+            return Some(format!("more than {MAX_ENTRIES} files under {}", root.display()));
+        }
+        *budget -= 1;
+        // An entry the walk cannot read (a loop of links, a folder it may not open)
+        // is one the program cannot read either.
+        let Ok(entry) = entry else { continue };
+        let path = entry.path();
+        if sensitive::secret(path).is_some() {
+            return Some(path.display().to_string());
+        }
+        // A link met in the walk is read only where the program follows links.
+        let target = (recursion.follow && entry.path_is_symlink()).then(|| std::fs::canonicalize(path).ok()).flatten();
+        if let Some(target) = target.filter(|t| sensitive::secret(t).is_some()) {
+            return Some(format!("{} (a link to {})", path.display(), target.display()));
+        }
+    }
+    None
+}
+
+/// Whether a word of the command is a file that is, through its links, a secret:
+/// `cat notes` with `notes -> ~/.ssh/id_rsa`.
+pub fn links_to_secret(run: &Run, cwd: Option<&Path>) -> Option<String> {
+    run.argv[1..].iter().filter_map(Word::literal).find_map(|w| {
+        let path = cwd.map_or_else(|| PathBuf::from(w), |c| c.join(super::rules::expand_home(w)));
+        let real = std::fs::canonicalize(&path).ok()?;
+        sensitive::secret(&real).map(|_| real.display().to_string())
+    })
+}
