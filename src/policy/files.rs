@@ -38,6 +38,11 @@ impl File {
 }
 
 impl File {
+    /// Whether both name the same file, as written and as found.
+    pub fn same_as(&self, other: &File) -> bool {
+        self.written == other.written && self.found == other.found
+    }
+
     /// Whether the file, as written or as found, falls under an entry of `list`
     /// ([`super::sensitive`]).
     pub fn is(&self, list: &[&str]) -> bool {

@@ -350,6 +350,7 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             }
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             if let Some(rule) = read_only {
+                let run = &settled(run, cwd);
                 if known::judge(run) == known::Judgement::ReadOnly {
                     // A secret it reads through a link, or under a folder it reads
                     // file by file, is the person's.
@@ -362,12 +363,19 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
                     let keeps_back =
                         rules.iter().any(|r| matches!(r.what, What::Read(_)) && r.verdict != Verdict::Allow);
                     for word in run.argv[1..].iter().filter_map(Word::literal).filter(|_| keeps_back) {
-                        let by_rules = judge_path(word, rules, cwd, false);
-                        if by_rules.decision != Verdict::Allow && by_rules.by != By::NoRule {
-                            return Judged { text: part.text().to_owned(), kind: "run", ..by_rules };
-                        }
-                        if holds_kept_back(word, rules, cwd) {
+                        // A relative path from a folder not known may be any file.
+                        let Some(paths) = run.folder.resolve(word) else {
                             return judged(part, Verdict::Ask, By::NoRule);
+                        };
+                        for path in &paths {
+                            let by_rules = judge_path(path, rules, cwd, false);
+                            if by_rules.decision != Verdict::Allow && by_rules.by != By::NoRule {
+                                return Judged { text: part.text().to_owned(), kind: "run", ..by_rules };
+                            }
+                            // `cd` reads nothing of the folder it goes to.
+                            if !matches!(run.name(), Some("cd" | "pushd")) && holds_kept_back(path, rules, cwd) {
+                                return judged(part, Verdict::Ask, By::NoRule);
+                            }
                         }
                     }
                     return judged(part, Verdict::Allow, By::ReadOnly(Source::of(rule)));
@@ -383,17 +391,31 @@ fn unreadable(why: &Unreadable) -> By {
 }
 
 /// Whether a command of the read-only set may read a secret no word of it names:
-/// through a link, or under a folder it reads file by file. After the folder moved,
-/// a relative folder is not known.
+/// through a link, or under a folder it reads file by file, from every folder it may
+/// run in. A relative folder from a folder not known may hold any.
 fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
-    if !run.moved && recursive::links_to_secret(run, cwd).is_some() {
+    if recursive::links_to_secret(run, cwd).is_some() {
         return true;
     }
-    let Some(recursion) = recursive::of(run) else { return false };
-    if run.moved && recursion.folders.iter().any(|f| !f.starts_with('/') && !f.starts_with('~')) {
-        return true;
-    }
+    let Some(mut recursion) = recursive::of(run) else { return false };
+    let folders: Option<Vec<Vec<String>>> = recursion.folders.iter().map(|f| run.folder.resolve(f)).collect();
+    let Some(folders) = folders else { return true };
+    recursion.folders = folders.into_iter().flatten().collect();
     recursive::secret_under(&recursion, cwd).is_some()
+}
+
+/// The run with its folder settled: where every folder it may run in is the agent's
+/// own (`cd /home/me/shop && git status` run in `/home/me/shop`), it runs there.
+fn settled(run: &shell::Run, cwd: Option<&Path>) -> shell::Run {
+    let here = |f: &String| {
+        f == "." || cwd.is_some_and(|c| files::File::at(f, Some(c)).same_as(&files::File::at(".", Some(c))))
+    };
+    match &run.folder {
+        shell::Folder::Among(folders) if folders.iter().all(here) => {
+            shell::Run { folder: shell::Folder::default(), ..run.clone() }
+        }
+        _ => run.clone(),
+    }
 }
 
 /// Whether the folder `word` names holds a path a read rule denies or asks for

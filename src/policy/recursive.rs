@@ -155,10 +155,11 @@ fn walk(root: &Path, recursion: &Recursion, budget: &mut usize) -> Option<String
 }
 
 /// Whether a word of the command is a file that is, through its links, a secret:
-/// `cat notes` with `notes -> ~/.ssh/id_rsa`.
+/// `cat notes` with `notes -> ~/.ssh/id_rsa`, from each folder the command may run in.
 pub fn links_to_secret(run: &Run, cwd: Option<&Path>) -> Option<String> {
-    run.argv[1..].iter().filter_map(Word::literal).find_map(|w| {
-        let path = cwd.map_or_else(|| PathBuf::from(w), |c| c.join(super::rules::expand_home(w)));
+    let paths = run.argv[1..].iter().filter_map(Word::literal).filter_map(|w| run.folder.resolve(w)).flatten();
+    paths.into_iter().find_map(|w| {
+        let path = cwd.map_or_else(|| PathBuf::from(&w), |c| c.join(super::rules::expand_home(&w)));
         let real = std::fs::canonicalize(&path).ok()?;
         sensitive::secret(&real).map(|_| real.display().to_string())
     })

@@ -435,6 +435,6 @@ fn git_without_globals(run: &Run) -> Option<Run> {
     (i > 1).then(|| {
         let mut argv = vec![run.argv[0].clone()];
         argv.extend(run.argv.iter().skip(i).cloned());
-        Run { argv, open: run.open, text: run.text.clone(), moved: run.moved }
+        Run { argv, open: run.open, text: run.text.clone(), folder: run.folder.clone() }
     })
 }

@@ -358,3 +358,29 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         assert_eq!(verdict(allowed), Verdict::Allow, "{allowed}");
     }
 }
+
+#[test]
+fn after_a_literal_cd_paths_are_found_from_every_folder_the_command_may_be_in() {
+    let p = policy(
+        "[[allow]]\nread-only = true\n[[deny]]\nread = \"/p/private\"\nreason = \"not yours\"\n\
+         [[allow]]\nedit = \"/p/src/**\"\n",
+    );
+    for allowed in
+        ["cd src && cat a", "cd /p && git status", "cd /p/ && git log -3", "cd $D && ls", "cd src && echo x > /p/src/y"]
+    {
+        assert_eq!(verdict(&p, allowed), Verdict::Allow, "{allowed}");
+    }
+    assert_eq!(verdict(&p, "cd /p/sub && cat ../private/x"), Verdict::Deny);
+    assert_eq!(verdict(&p, "cd /p; cd sub; cat ../private/x"), Verdict::Deny);
+    assert_eq!(verdict(&p, "cd .. && cat p/private/x"), Verdict::Deny);
+    for asked in [
+        "cd ~/.config && cat gh/hosts.yml",
+        "cd src && git status",
+        "cd /p/src/gd && git diff",
+        "cd $D && cat README.md",
+        "cd a; cd b; cd c; cd d; cd e; cat x",
+        "cd src && echo x > y",
+    ] {
+        assert_eq!(verdict(&p, asked), Verdict::Ask, "{asked}");
+    }
+}

@@ -5,7 +5,7 @@
 use super::grammar::{Arg, Grammar};
 use super::reader::{changes_what_runs, writes_nothing, Fed, Reader};
 use super::word::Word;
-use super::{Part, Run, Unreadable};
+use super::{Folder, Part, Run, Unreadable};
 
 /// Builtins that run text or change what later names mean.
 const RUNS_TEXT: &[&str] =
@@ -160,8 +160,9 @@ fn read_through(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, f
         "tee" => {
             for w in &words[1..] {
                 if w.literal().is_none_or(|s| !s.starts_with('-')) && !writes_nothing(w) {
-                    let path = reader.written(w.clone());
-                    reader.parts.push(Part::Write { path, text: text.to_owned() });
+                    for path in reader.written(w.clone()) {
+                        reader.parts.push(Part::Write { path, text: text.to_owned() });
+                    }
                 }
             }
             push_run(reader, words, open, text)
@@ -205,7 +206,7 @@ fn wrapped(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: F
         "command" if has("-v") || has("-V") => return push_run(reader, words, open, text),
         "env" => {
             if has("-C") || has("--chdir") {
-                reader.moved = true;
+                reader.folder = Folder::Unknown;
             }
             let unset = options.iter().filter_map(|a| match a {
                 Arg::Option(n, Some(v)) if n == "-u" || n == "--unset" => Some(*v),
@@ -271,8 +272,9 @@ fn reads_program_from_stdin(words: &[Word]) -> bool {
 }
 
 fn push_run(reader: &mut Reader, argv: Vec<Word>, open: bool, text: &str) {
-    let moved = reader.folder_moved();
-    reader.parts.push(Part::Run(Run { argv, open, text: text.to_owned(), moved }));
+    let folder = reader.folder.clone();
+    reader.ran(&argv);
+    reader.parts.push(Part::Run(Run { argv, open, text: text.to_owned(), folder }));
 }
 
 /// `find`: its own part, with each `-exec`/`-execdir`/`-ok`/`-okdir` clause taken out

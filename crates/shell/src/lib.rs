@@ -14,11 +14,13 @@
 //! of its own so that it is fuzzed alone, in seconds of building.
 
 mod command;
+mod folder;
 pub mod grammar;
 mod reader;
 mod walk;
 mod word;
 
+pub use folder::Folder;
 pub use reader::HARMLESS;
 pub use word::Word;
 
@@ -63,10 +65,10 @@ pub struct Run {
     pub open: bool,
     /// The part's text in the command.
     pub text: String,
-    /// The folder may have moved before it runs (`cd`, `pushd`, `env -C` before it in
-    /// its list): a program that finds its configuration from the folder (git, its
-    /// repository) may find another.
-    pub moved: bool,
+    /// The folders it may run in (`cd`, `pushd`, `env -C` before it in its list): its
+    /// relative paths are found from them, and a program that finds its
+    /// configuration from the folder (git, its repository) may find another.
+    pub folder: Folder,
 }
 
 impl Run {
@@ -169,7 +171,7 @@ pub fn read(command: &str) -> Reading {
         let text = command.replace('\0', "\\0").chars().take(80).collect();
         return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
     }
-    walk::read(command, 0, false)
+    walk::read(command, 0, Folder::default())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::word::Word;
-use super::{Part, Unreadable};
+use super::{Folder, Part, Unreadable};
 
 /// Whether a statement reads its input from a pipe or a here-document: a shell or an
 /// interpreter fed that way runs a program nobody can see here.
@@ -21,9 +21,10 @@ pub struct Reader<'s> {
     /// Programs of `sh -c 'LITERAL'` met by the words' reader, to be read again at
     /// this depth plus one, where they stand.
     pub again: Vec<String>,
-    /// Whether the folder may have moved (`cd`, `env -C`, `git -C`) before what is
-    /// read now, here or in the command around this one.
-    pub moved: bool,
+    /// The folders what is read now may run in ([`Folder`]).
+    pub folder: Folder,
+    /// How many loops the walk is inside: a `cd` there may run any number of times.
+    pub loops: usize,
 }
 
 /// Programs after which a relative path names another file than it did before.
@@ -34,19 +35,35 @@ impl<'s> Reader<'s> {
         node.utf8_text(self.src.as_bytes()).unwrap_or_default()
     }
 
-    /// A path a part writes: after a `cd` earlier in the command a relative path is
-    /// known only when it runs.
-    pub fn written(&self, path: Word) -> Word {
-        let moved = self.folder_moved();
-        match path {
-            Word::Literal(p) if moved && !p.starts_with('/') && !p.starts_with('~') => Word::Dynamic(p),
-            other => other,
+    /// The paths a part writes, one per folder it may run in; a relative path from a
+    /// folder not known is known only when it runs.
+    pub fn written(&self, path: Word) -> Vec<Word> {
+        match &path {
+            Word::Literal(p) => match self.folder.resolve(p) {
+                Some(paths) => paths.into_iter().map(Word::Literal).collect(),
+                None => vec![Word::Dynamic(p.clone())],
+            },
+            Word::Dynamic(_) => vec![path],
         }
     }
 
-    /// Whether the folder may have moved by now: for a command read inside this one.
-    pub fn folder_moved(&self) -> bool {
-        self.moved || self.parts.iter().any(moves_folder)
+    /// After a part that ran: where the folder may be now.
+    pub fn ran(&mut self, run: &[Word]) {
+        let Some(name) = run.first().and_then(Word::literal).map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+            return;
+        };
+        if !CHANGES_FOLDER.contains(&name) {
+            return;
+        }
+        let dir = match run {
+            [_] if name == "cd" => Some("~"),
+            [_, Word::Literal(dir)] if name != "popd" && !dir.starts_with('-') => Some(dir.as_str()),
+            _ => None,
+        };
+        self.folder = match dir {
+            Some(dir) if self.loops == 0 => self.folder.moved_to(dir),
+            _ => Folder::Unknown,
+        };
     }
 
     pub fn unreadable(&mut self, node: Node, why: Unreadable) {
@@ -55,17 +72,6 @@ impl<'s> Reader<'s> {
 
     pub fn unreadable_text(&mut self, text: &str, why: Unreadable) {
         self.parts.push(Part::Unreadable { text: text.to_owned(), why });
-    }
-}
-
-/// Whether a part moves the folder for what follows it.
-fn moves_folder(part: &Part) -> bool {
-    let Part::Run(run) = part else { return false };
-    let words = || run.argv.iter().filter_map(Word::literal);
-    match run.name() {
-        Some(n) if CHANGES_FOLDER.contains(&n) => true,
-        Some("git") => words().any(|w| w == "-C"),
-        _ => false,
     }
 }
 

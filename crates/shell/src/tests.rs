@@ -222,7 +222,32 @@ fn an_attack_on_each_default_is_not_read_as_harmless() {
     // A shell told to read another program first.
     reads("bash --rcfile /dev/stdin -ic true", &["unreadable runs-text"]);
     // The folder moves for a shell started after it.
-    reads("cd OUT && bash -c 'echo > src/x'", &["run cd OUT", "run echo", "write $src/x"]);
+    reads("cd OUT && bash -c 'echo > src/x'", &["run cd OUT", "run echo", "write src/x", "write OUT/src/x"]);
+}
+
+#[test]
+fn a_literal_cd_moves_the_folder_for_what_follows_and_a_cd_that_may_fail_keeps_both() {
+    let folder_of_last = |command: &str| match read(command).parts.last() {
+        Some(Part::Run(run)) => run.folder.clone(),
+        other => panic!("{command}: {other:?}"),
+    };
+    let among = |f: &[&str]| Folder::Among(f.iter().map(|s| s.to_string()).collect());
+    assert_eq!(folder_of_last("cat a"), among(&["."]));
+    assert_eq!(folder_of_last("cd src && cat a"), among(&[".", "src"]));
+    assert_eq!(folder_of_last("cd /x; cd y; ls"), among(&[".", "/x", "y", "/x/y"]));
+    assert_eq!(folder_of_last("cd; ls"), among(&[".", "~"]));
+    assert_eq!(folder_of_last("(cd a); ls"), among(&[".", "a"]), "more folders than bash goes to, never fewer");
+    assert_eq!(folder_of_last("git -C x log; ls"), among(&["."]));
+    for unknown in ["cd $D; ls", "popd; ls", "cd -; ls", "cd -P a; ls", "for d in a; do cd d; done; ls", "env -C x ls"]
+    {
+        assert_eq!(folder_of_last(unknown), Folder::Unknown, "{unknown}");
+    }
+    let deep = (0..9).map(|i| format!("cd d{i}; ")).collect::<String>() + "ls";
+    assert_eq!(folder_of_last(&deep), Folder::Unknown, "past eight folders");
+    reads("cd a && echo x > f", &["run cd a", "run echo x", "write f", "write a/f"]);
+    reads("cd a && cat < f", &["run cd a", "run cat", "read f", "read a/f"]);
+    reads("cd a && echo x > /tmp/f", &["run cd a", "run echo x", "write /tmp/f"]);
+    reads("cd $D && cat < f", &["run cd $$D", "run cat", "unreadable dynamic-input"]);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use tree_sitter::{Node, Parser};
 use super::command::Words;
 use super::reader::{changes_what_runs, is_fd, writes_nothing, Fed, Reader};
 use super::word::{resolve, Word};
-use super::{Part, Reading, Unreadable, MAX_DEPTH};
+use super::{Folder, Part, Reading, Unreadable, MAX_DEPTH};
 
 /// Statements whose named children are statements or words to search for
 /// substitutions: their own kind decides nothing.
@@ -27,10 +27,12 @@ const COMPOUND: &[&str] = &[
     "case_item",
 ];
 
-/// Reads `src`; `depth` counts the levels around it; `moved`: the folder may have
-/// moved before it.
-pub fn read(src: &str, depth: usize, moved: bool) -> Reading {
-    let mut reader = Reader { src, parts: Vec::new(), again: Vec::new(), moved };
+/// Statements whose body may run more than once.
+const LOOPS: &[&str] = &["while_statement", "for_statement", "c_style_for_statement"];
+
+/// Reads `src`; `depth` counts the levels around it; `folder`: where it starts.
+pub fn read(src: &str, depth: usize, folder: Folder) -> Reading {
+    let mut reader = Reader { src, parts: Vec::new(), again: Vec::new(), folder, loops: 0 };
     if depth > MAX_DEPTH {
         reader.unreadable_text(src, Unreadable::TooDeep);
         return Reading { parts: reader.parts };
@@ -133,6 +135,14 @@ fn unescaped_metacharacter(word: &str) -> bool {
 impl Reader<'_> {
     /// One statement and everything inside it. `depth` bounds the recursion.
     pub fn statement(&mut self, node: Node, fed: Fed, depth: usize) {
+        // A loop's body may run any number of times: a `cd` there goes anywhere.
+        let looping = usize::from(LOOPS.contains(&node.kind()));
+        self.loops += looping;
+        self.statement_once(node, fed, depth);
+        self.loops -= looping;
+    }
+
+    fn statement_once(&mut self, node: Node, fed: Fed, depth: usize) {
         if depth > MAX_DEPTH {
             return self.unreadable(node, Unreadable::TooDeep);
         }
@@ -266,8 +276,8 @@ impl Reader<'_> {
         words.run(self);
         // `sh -c 'PROGRAM'`: the program is a command of its own, one level deeper.
         for program in std::mem::take(&mut self.again) {
-            let moved = self.folder_moved();
-            self.parts.extend(read(&program, depth + 1, moved).parts);
+            let folder = self.folder.clone();
+            self.parts.extend(read(&program, depth + 1, folder).parts);
         }
     }
 
@@ -328,11 +338,17 @@ impl Reader<'_> {
                 if reads && path.literal().is_none() {
                     self.unreadable(node, Unreadable::DynamicInput);
                 } else if let (true, Some(p)) = (reads && !writes, path.literal()) {
-                    self.parts.push(Part::Read { path: p.to_owned(), text: self.text(node).to_owned() });
+                    match self.folder.resolve(p) {
+                        Some(paths) => paths
+                            .into_iter()
+                            .for_each(|path| self.parts.push(Part::Read { path, text: self.text(node).to_owned() })),
+                        None => self.unreadable(node, Unreadable::DynamicInput),
+                    }
                 }
                 if writes && !writes_nothing(&path) {
-                    let path = self.written(path);
-                    self.parts.push(Part::Write { path, text: self.text(node).to_owned() });
+                    for path in self.written(path) {
+                        self.parts.push(Part::Write { path, text: self.text(node).to_owned() });
+                    }
                 }
             }
             "herestring_redirect" => self.search(node, depth + 1),
@@ -391,8 +407,8 @@ impl Reader<'_> {
         // again as bash will run it.
         if node.kind() == "command_substitution" {
             if let Some(inner) = self.text(node).strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
-                let moved = self.folder_moved();
-                return self.parts.extend(read(&unescape_backticks(inner), depth + 1, moved).parts);
+                let folder = self.folder.clone();
+                return self.parts.extend(read(&unescape_backticks(inner), depth + 1, folder).parts);
             }
         }
         let mut cursor = node.walk();

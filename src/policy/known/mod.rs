@@ -15,7 +15,7 @@ mod table;
 use super::sensitive;
 pub use super::shell::grammar;
 use super::shell::grammar::{Arg, Grammar, Misfit};
-use super::shell::{Run, Word};
+use super::shell::{Folder, Run, Word};
 pub use subcommands::git_subcommand;
 pub use table::READ_ONLY;
 
@@ -102,7 +102,7 @@ pub fn judge(run: &Run) -> Judgement {
         }
     }
     let shows = !SHOWS_NO_CONTENT.contains(&entry.name);
-    if let Some(word) = args.iter().find(|w| names_secret(w, entry.check, shows)) {
+    if let Some(word) = args.iter().find(|w| names_secret(w, entry.check, shows, &run.folder)) {
         return excluded(word.shown(), "may name a secret file, which only a read rule allows");
     }
     if run.open && shows {
@@ -110,7 +110,7 @@ pub fn judge(run: &Run) -> Judgement {
     }
     match entry.check {
         Check::Find => return find(&entry.grammar, &words),
-        Check::Git => return subcommands::git(&words, run.moved),
+        Check::Git => return subcommands::git(&words, !run.folder.is_start()),
         Check::Docker => return subcommands::docker(&words),
         _ => {}
     }
@@ -182,23 +182,41 @@ pub const SHOWS_NO_CONTENT: &[&str] = &[
     "sha512sum",
 ];
 
-/// Whether a word may name a secret file: as a path, as a glob that may match one
-/// (`.e?v`), for git as the path of a revision's file (`HEAD:.env`), or, when the
-/// command `shows` what it reads, as any word known only when it runs (`$F`).
-fn names_secret(word: &Word, check: Check, shows: bool) -> bool {
-    let expanded = super::rules::expand_home(word.shown());
+/// Whether a word may name a secret file, from each folder the command may run in:
+/// as a path (or an option's `=value`), as a glob that may match one (`.e?v`), for
+/// git as the path of a revision's file (`HEAD:.env`). Where the command `shows`
+/// what it reads, a word known only when it runs (`$F`), or a relative path from a
+/// folder not known, may be any.
+fn names_secret(word: &Word, check: Check, shows: bool, folder: &Folder) -> bool {
+    let any_secret = |paths: Vec<String>, glob: bool| {
+        paths.iter().map(|p| super::rules::expand_home(p)).any(|p| {
+            if glob {
+                super::overlap::may_name_secret(&p)
+            } else {
+                sensitive::secret(std::path::Path::new(&p)).is_some()
+            }
+        })
+    };
     match word {
-        Word::Literal(_) => {
-            let paths = std::iter::once(expanded.as_str());
-            let in_revisions = expanded.match_indices(':').map(|(i, _)| &expanded[i + 1..]);
-            let paths: Vec<&str> =
-                if check == Check::Git { paths.chain(in_revisions).collect() } else { paths.collect() };
-            paths.iter().any(|p| sensitive::secret(std::path::Path::new(p)).is_some())
+        Word::Literal(w) => {
+            let path = match w.strip_prefix('-') {
+                Some(option) => match option.split_once('=') {
+                    Some((_, value)) => value,
+                    None => return false,
+                },
+                None => w.as_str(),
+            };
+            let Some(mut paths) = folder.resolve(path) else { return shows };
+            if check == Check::Git {
+                paths.extend(w.match_indices(':').map(|(i, _)| w[i + 1..].to_owned()));
+            }
+            any_secret(paths, false)
         }
         // A glob or a brace expansion and nothing else known only when it runs.
-        Word::Dynamic(_) if !expanded.contains(['$', '`', '\\', '\'', '"']) => {
-            super::overlap::may_name_secret(&expanded)
-        }
+        Word::Dynamic(s) if !s.contains(['$', '`', '\\', '\'', '"']) => match folder.resolve(s) {
+            Some(paths) => any_secret(paths, true),
+            None => shows,
+        },
         Word::Dynamic(_) => shows,
     }
 }
