@@ -480,10 +480,16 @@ fn real_read_only_commands_run_unasked_and_nothing_else_does() {
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(config.join("rules.toml"), "[[allow]]\nread-only = true\n").unwrap();
     let policy = Policy::load(&config, Some(&project)).unwrap();
-    let allowed = |command: &String| {
-        let action =
-            Action { kind: Kind::Command(command.clone()), cwd: Some(project.clone()), agent: None, session: None };
+    let decide = |command: &String, cwd: &std::path::Path| {
+        let action = Action { kind: Kind::Command(command.clone()), cwd: Some(cwd.into()), agent: None, session: None };
         policy.decide(&action).decision == Verdict::Allow
+    };
+    let allowed = |command: &String| decide(command, &project);
+    // Most commands that start with `cd` to an absolute folder go to the agent's own
+    // project: judged again as run there, where the transcript's agent worked.
+    let in_its_folder = |command: &String| match first_cd(command) {
+        Some(folder) => decide(command, std::path::Path::new(&folder)),
+        None => allowed(command),
     };
     let read_only = lines_of("real-read-only.txt");
     let asked: Vec<&String> = read_only.iter().filter(|c| !allowed(c)).collect();
@@ -497,8 +503,26 @@ fn real_read_only_commands_run_unasked_and_nothing_else_does() {
         writes.len(),
         wrongly.len()
     );
+    let there = read_only.iter().filter(|c| in_its_folder(c)).count();
+    eprintln!(
+        "… run where the command's first `cd` goes: {there} of {} ({:.1}%)",
+        read_only.len(),
+        100.0 * there as f64 / read_only.len() as f64
+    );
     if std::env::var_os("JUDGE_VERBOSE").is_some() {
         asked.iter().for_each(|c| eprintln!("asked: {c}"));
     }
     assert!(wrongly.is_empty(), "allowed, yet they write or run: {wrongly:#?}");
+    let wrongly_there: Vec<&String> = writes.iter().filter(|c| in_its_folder(c)).collect();
+    assert!(wrongly_there.is_empty(), "allowed where they cd to, yet they write or run: {wrongly_there:#?}");
+}
+
+/// The absolute folder a command's first word `cd` goes to: `cd "/home/me/shop" && …`.
+fn first_cd(command: &str) -> Option<String> {
+    let rest = command.strip_prefix("cd ")?.trim_start();
+    let folder = match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next()?,
+        None => rest.split_whitespace().next()?,
+    };
+    folder.starts_with('/').then(|| folder.to_owned())
 }

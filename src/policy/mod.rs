@@ -351,7 +351,7 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             if let Some(rule) = read_only {
                 let run = &settled(run, cwd);
-                if known::judge(run) == known::Judgement::ReadOnly {
+                if known::judge_where(run, in_repositories(run, cwd)) == known::Judgement::ReadOnly {
                     // A secret it reads through a link, or under a folder it reads
                     // file by file, is the person's.
                     if reads_a_secret(run, cwd) {
@@ -402,6 +402,20 @@ fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
     let Some(folders) = folders else { return true };
     recursion.folders = folders.into_iter().flatten().collect();
     recursive::secret_under(&recursion, cwd).is_some()
+}
+
+/// Whether every folder `run` may run in, but the agent's own, is the top of a work
+/// tree (`.git/HEAD` in it): git finds that repository, whose configuration no edit rule lets an agent
+/// write, before a bare repository an allowed edit may have left on the way.
+fn in_repositories(run: &shell::Run, cwd: Option<&Path>) -> bool {
+    let shell::Folder::Among(folders) = &run.folder else { return false };
+    folders.iter().all(|f| {
+        if f == "." {
+            return true;
+        }
+        let folder = cwd.map_or_else(|| PathBuf::from(f), |c| c.join(rules::expand_home(f)));
+        folder.join(".git/HEAD").is_file()
+    })
 }
 
 /// The run with its folder settled: where every folder it may run in is the agent's

@@ -375,6 +375,8 @@ fn after_a_literal_cd_paths_are_found_from_every_folder_the_command_may_be_in() 
     assert_eq!(verdict(&p, "cd .. && cat p/private/x"), Verdict::Deny);
     for asked in [
         "cd ~/.config && cat gh/hosts.yml",
+        "cd ~/.aws && cat credentials",
+        "cd ~; cd .ssh; head id_ed25519",
         "cd src && git status",
         "cd /p/src/gd && git diff",
         "cd $D && cat README.md",
@@ -383,4 +385,24 @@ fn after_a_literal_cd_paths_are_found_from_every_folder_the_command_may_be_in() 
     ] {
         assert_eq!(verdict(&p, asked), Verdict::Ask, "{asked}");
     }
+}
+
+#[test]
+fn git_runs_after_a_cd_to_the_top_of_a_work_tree_and_nowhere_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let (repo, bare) = (dir.path().join("repo"), dir.path().join("repo/src/gd"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::create_dir_all(&bare).unwrap();
+    std::fs::write(bare.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    let p = policy("[[allow]]\nread-only = true\n");
+    let verdict = |c: &str| {
+        let action = Action { kind: Kind::Command(c.into()), cwd: Some(dir.path().into()), agent: None, session: None };
+        p.decide(&action).decision
+    };
+    assert_eq!(verdict("cd repo && git status"), Verdict::Allow);
+    assert_eq!(verdict(&format!("cd {} && git log -3", repo.display())), Verdict::Allow);
+    assert_eq!(verdict("cd repo/src/gd && git diff"), Verdict::Ask, "a bare repository an edit may have written");
+    assert_eq!(verdict("cd repo; cd src/gd; git diff"), Verdict::Ask);
+    assert_eq!(verdict("cd nowhere && git status"), Verdict::Ask);
 }

@@ -251,6 +251,12 @@ fn a_literal_cd_moves_the_folder_for_what_follows_and_a_cd_that_may_fail_keeps_b
 }
 
 #[test]
+fn a_dollar_no_expansion_starts_with_is_itself() {
+    reads(r#"grep -v "^\.$" "a$\|b" "x$)" "$""#, &[r#"run grep -v ^\.$ a$\|b x$) $"#]);
+    reads(r#"echo "$-" "$_" "$1" "$(id)""#, &["run id", r#"run echo $"$-" $"$_" $"$1" $"$(id)""#]);
+}
+
+#[test]
 fn words_the_parser_misplaces_are_not_read() {
     // tree-sitter-bash 0.25 drops a lone `-` before a redirection and hangs the words
     // after a redirection on it as more destinations; bash passes both to the program.

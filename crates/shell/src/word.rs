@@ -148,6 +148,10 @@ fn unquoted(text: &str) -> Option<String> {
 
 /// A double-quoted string without expansions: its text with `\"`, `\\`, `\$`, `` \` ``
 /// and `\<newline>` resolved as bash does inside double quotes.
+/// Letters after which bash reads a `$` in double quotes as itself: none starts a
+/// parameter (`$-`, `$?`, `$_`, a name, a digit), a substitution or an expansion.
+const LITERAL_AFTER_DOLLAR: &str = " \t\n|\\)/.,:;%+=^]";
+
 fn double_quoted(node: Node, src: &str) -> Option<String> {
     let mut out = String::new();
     let mut cursor = node.walk();
@@ -170,6 +174,10 @@ fn double_quoted(node: Node, src: &str) -> Option<String> {
                 }
                 None => out.push('\\'),
             }
+        } else if c == '$' && chars.clone().next().is_none_or(|n| LITERAL_AFTER_DOLLAR.contains(n)) {
+            // `$` before the closing quote or a letter no expansion starts with
+            // (`"^\.$"`, `"a$\|b"`) is itself.
+            out.push(c);
         } else if c == '$' || c == '`' {
             return None;
         } else {

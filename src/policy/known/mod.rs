@@ -74,6 +74,13 @@ pub enum Judgement {
 
 /// Whether `run` only reads, by the set.
 pub fn judge(run: &Run) -> Judgement {
+    judge_where(run, false)
+}
+
+/// Whether `run` only reads, by the set; `repositories`: every folder it may run in
+/// is the agent's own or the top of a work tree, where git finds that work tree's
+/// repository before any other.
+pub fn judge_where(run: &Run, repositories: bool) -> Judgement {
     let Some(entry) = run.name().and_then(|n| READ_ONLY.iter().find(|e| e.name == n)) else {
         return Judgement::Unknown;
     };
@@ -101,8 +108,10 @@ pub fn judge(run: &Run) -> Judgement {
             Word::Dynamic(s) => return excluded(s, "has words known only when it runs"),
         }
     }
-    let shows = !SHOWS_NO_CONTENT.contains(&entry.name);
-    if let Some(word) = args.iter().find(|w| names_secret(w, entry.check, shows, &run.folder)) {
+    let names_only = NAMES_ONLY.contains(&entry.name);
+    let shows = !names_only && !COUNTS_ONLY.contains(&entry.name);
+    let secret = |w: &&Word| !names_only && names_secret(w, entry.check, shows, &run.folder);
+    if let Some(word) = args.iter().find(secret) {
         return excluded(word.shown(), "may name a secret file, which only a read rule allows");
     }
     if run.open && shows {
@@ -110,7 +119,7 @@ pub fn judge(run: &Run) -> Judgement {
     }
     match entry.check {
         Check::Find => return find(&entry.grammar, &words),
-        Check::Git => return subcommands::git(&words, !run.folder.is_start()),
+        Check::Git => return subcommands::git(&words, !run.folder.is_start() && !repositories),
         Check::Docker => return subcommands::docker(&words),
         _ => {}
     }
@@ -145,45 +154,22 @@ pub fn judge(run: &Run) -> Judgement {
     }
 }
 
-/// Commands of the set that show no file's content: names, sizes, counts and
-/// digests at most. The others may show a secret they are handed at run time.
-pub const SHOWS_NO_CONTENT: &[&str] = &[
-    "ls",
-    "stat",
-    "wc",
-    "du",
-    "df",
-    "pwd",
-    "echo",
-    "cd",
-    "true",
-    "false",
-    "which",
-    "type",
-    "whereis",
-    "whoami",
-    "id",
-    "groups",
-    "uname",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "seq",
-    "sleep",
-    "nproc",
-    "ps",
-    "free",
-    "uptime",
+/// Commands of the set that read no file at all, only names and metadata: naming a
+/// secret (`ls -la .env`, `cd ~/.ssh`) reads nothing of it, and what follows a `cd` is
+/// judged from where it went.
+pub const NAMES_ONLY: &[&str] = &[
+    "ls", "stat", "du", "df", "pwd", "echo", "cd", "true", "false", "which", "type", "whereis", "whoami", "id",
+    "groups", "uname", "basename", "dirname", "realpath", "readlink", "seq", "sleep", "nproc", "ps", "free", "uptime",
     "locale",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
 ];
 
+/// Commands of the set that read files but show only counts and digests of them. Like
+/// [`NAMES_ONLY`], they show nothing of a file named only when they run.
+pub const COUNTS_ONLY: &[&str] = &["wc", "md5sum", "sha1sum", "sha256sum", "sha512sum"];
+
 /// Whether a word may name a secret file, from each folder the command may run in:
-/// as a path (or an option's `=value`), as a glob that may match one (`.e?v`), for
+/// as a path (or an option's `=value`), as a glob that may match one (`.e?v`) given
+/// to a command that shows what it reads (`ls php*` shows names only), for
 /// git as the path of a revision's file (`HEAD:.env`). Where the command `shows`
 /// what it reads, a word known only when it runs (`$F`), or a relative path from a
 /// folder not known, may be any.
@@ -214,7 +200,7 @@ fn names_secret(word: &Word, check: Check, shows: bool, folder: &Folder) -> bool
         }
         // A glob or a brace expansion and nothing else known only when it runs.
         Word::Dynamic(s) if !s.contains(['$', '`', '\\', '\'', '"']) => match folder.resolve(s) {
-            Some(paths) => any_secret(paths, true),
+            Some(paths) => shows && any_secret(paths, true),
             None => shows,
         },
         Word::Dynamic(_) => shows,
