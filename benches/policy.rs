@@ -1,7 +1,8 @@
 //! The policy's figures, in one run:
 //! - in process: reading a command of ten pipelines and lists (twelve commands), and the verdict on it (reading included),
 //!   median and p95 of one call; the verdict on a 100,000-character command (past the bound, the person's)
-//!   and on one just under the bound of 10,000;
+//!   and on one just under the bound of 10,000; the verdict on `grep -rn` and `rg`
+//!   over 10,000 files, walked for a secret;
 //! - `userq hook claude-code` from spawn to exit (its output read), decided by the
 //!   policy, against the same hook answered by a protocol answerer on a socket served
 //!   in this process (the way every permission went before the policy), and against a
@@ -61,6 +62,28 @@ fn main() {
         "100,000 characters / ten parts: {:.2}; 9,992 characters / ten parts: {:.1}",
         over.as_secs_f64() / ten.as_secs_f64(),
         under.as_secs_f64() / ten.as_secs_f64()
+    );
+
+    // A command that reads a folder file by file: the folder is walked for a secret,
+    // 10,000 files in 100 folders, as grep walks it and as rg does (its ignore files).
+    let tree = tempfile::tempdir().unwrap();
+    for folder in 0..100 {
+        let path = tree.path().join(format!("src/m{folder}"));
+        std::fs::create_dir_all(&path).unwrap();
+        (0..100).for_each(|file| std::fs::write(path.join(format!("f{file}.rs")), "").unwrap());
+    }
+    let walked =
+        |command: &str| Action { kind: Kind::Command(command.into()), cwd: Some(tree.path().into()), ..action.clone() };
+    let (grep, rg) = (walked("grep -rn TODO ."), walked("rg TODO"));
+    assert_eq!(policy.decide(&grep).decision, Verdict::Allow, "no secret under it");
+    assert_eq!(policy.decide(&rg).decision, Verdict::Allow, "no secret under it");
+    let by_grep =
+        show("verdict on `grep -rn TODO .` over 10,000 files", &times(scaled(100), || drop(policy.decide(&grep))));
+    let by_rg = show("verdict on `rg TODO` over the same", &times(scaled(100), || drop(policy.decide(&rg))));
+    println!(
+        "grep -r over 10,000 files / ten parts: {:.0}; rg / ten parts: {:.0}",
+        by_grep.as_secs_f64() / ten.as_secs_f64(),
+        by_rg.as_secs_f64() / ten.as_secs_f64()
     );
 
     let dir = tempfile::tempdir().unwrap();

@@ -66,6 +66,13 @@ impl File {
     }
 }
 
+/// A path as the kernel finds it, and as bash's `cd` does (`..` taken out by name
+/// first, then links followed): the two differ across a link to a folder.
+pub fn both_ways(path: &Path) -> Vec<PathBuf> {
+    let logical = by_names(path);
+    [found(path), found(&logical)].into_iter().collect()
+}
+
 fn matches(pattern: &Path, file: &Path) -> bool {
     let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
     let pattern = pattern.display().to_string();

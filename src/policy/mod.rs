@@ -17,6 +17,7 @@ pub mod known;
 mod overlap;
 pub mod reading;
 mod recursive;
+mod tracked;
 pub mod remember;
 pub mod rules;
 pub mod sensitive;
@@ -351,9 +352,9 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
             if let Some(rule) = read_only {
                 let run = &settled(run, cwd);
-                if known::judge_where(run, in_repositories(run, cwd)) == known::Judgement::ReadOnly {
-                    // A secret it reads through a link, or under a folder it reads
-                    // file by file, is the person's.
+                if known::judge(run) == known::Judgement::ReadOnly {
+                    // A secret it reads through a link, under a folder it reads file
+                    // by file, or in the repository git shows, is the person's.
                     if reads_a_secret(run, cwd) {
                         return judged(part, Verdict::Ask, By::NoRule);
                     }
@@ -391,10 +392,15 @@ fn unreadable(why: &Unreadable) -> By {
 }
 
 /// Whether a command of the read-only set may read a secret no word of it names:
-/// through a link, or under a folder it reads file by file, from every folder it may
-/// run in. A relative folder from a folder not known may hold any.
+/// through a link, under a folder it reads file by file, from every folder it may run
+/// in, or in the repository git shows. A relative folder from a folder not known may
+/// hold any.
 fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
-    if recursive::links_to_secret(run, cwd).is_some() {
+    let reads_files = run.name().is_some_and(|n| !known::NAMES_ONLY.contains(&n));
+    if reads_files && recursive::links_to_secret(run, cwd).is_some() {
+        return true;
+    }
+    if run.name() == Some("git") && tracked::shows_content(run) && cwd.is_some_and(tracked::tracks_secret) {
         return true;
     }
     let Some(mut recursion) = recursive::of(run) else { return false };
@@ -402,20 +408,6 @@ fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
     let Some(folders) = folders else { return true };
     recursion.folders = folders.into_iter().flatten().collect();
     recursive::secret_under(&recursion, cwd).is_some()
-}
-
-/// Whether every folder `run` may run in, but the agent's own, is the top of a work
-/// tree (`.git/HEAD` in it): git finds that repository, whose configuration no edit rule lets an agent
-/// write, before a bare repository an allowed edit may have left on the way.
-fn in_repositories(run: &shell::Run, cwd: Option<&Path>) -> bool {
-    let shell::Folder::Among(folders) = &run.folder else { return false };
-    folders.iter().all(|f| {
-        if f == "." {
-            return true;
-        }
-        let folder = cwd.map_or_else(|| PathBuf::from(f), |c| c.join(rules::expand_home(f)));
-        folder.join(".git/HEAD").is_file()
-    })
 }
 
 /// The run with its folder settled: where every folder it may run in is the agent's

@@ -25,6 +25,18 @@ pub struct Recursion {
     pub filtered: bool,
     /// Links met in the walk are followed.
     pub follow: bool,
+    /// rg's own selection of files (`-g`, `-t`), which reads a file its ignore files
+    /// or a hidden name would skip.
+    pub selection: Vec<Select>,
+}
+
+/// One of rg's options that select files, in their order on the command line.
+#[derive(Debug, PartialEq)]
+pub enum Select {
+    /// `-g GLOB`, `--iglob GLOB` (the flag: case-insensitive).
+    Glob(String, bool),
+    /// `-t TYPE`, `-T TYPE`, `--type-add SPEC`, `--type-clear TYPE`.
+    Type(&'static str, String),
 }
 
 /// rg's options that read hidden files or what ignore files name.
@@ -79,27 +91,44 @@ pub fn of(run: &Run) -> Option<Recursion> {
                 folders: paths(&args, &["-e", "--regexp", "-f", "--file"]),
                 filtered: false,
                 follow: has(&args, &["-R", "--dereference-recursive"]),
+                selection: Vec::new(),
             })
         }
         "rg" => {
             let args = parse()?;
+            let insensitive = has(&args, &["--glob-case-insensitive"]);
+            let selection = args
+                .iter()
+                .filter_map(|a| match a {
+                    Arg::Option(n, Some(v)) => match n.as_str() {
+                        "-g" | "--glob" => Some(Select::Glob((*v).to_owned(), insensitive)),
+                        "--iglob" => Some(Select::Glob((*v).to_owned(), true)),
+                        "-t" | "--type" => Some(Select::Type("select", (*v).to_owned())),
+                        "-T" | "--type-not" => Some(Select::Type("negate", (*v).to_owned())),
+                        "--type-add" => Some(Select::Type("add", (*v).to_owned())),
+                        "--type-clear" => Some(Select::Type("clear", (*v).to_owned())),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
             Some(Recursion {
                 folders: paths(&args, &["-e", "--regexp", "-f", "--file", "--files", "--type-list"]),
-                filtered: !has(&args, &UNFILTERED),
+                // A configuration file named by the environment may add any option.
+                filtered: !has(&args, &UNFILTERED) && std::env::var_os("RIPGREP_CONFIG_PATH").is_none(),
                 follow: has(&args, &["-L", "--follow"]),
+                selection,
             })
         }
+        // diff reads the files of the folders it compares, one level down without
+        // `-r` (`-N` shows every one), following links.
         "diff" => {
             let args = parse()?;
             let operands = args.iter().filter_map(|a| match a {
                 Arg::Operand(o) => Some((*o).to_owned()),
                 _ => None,
             });
-            has(&args, &["-r", "--recursive"]).then(|| Recursion {
-                folders: operands.collect(),
-                filtered: false,
-                follow: true,
-            })
+            Some(Recursion { folders: operands.collect(), filtered: false, follow: true, selection: Vec::new() })
         }
         // `git grep` reads the files of the work tree, and with `--no-index` or
         // `--untracked` those git does not track.
@@ -107,6 +136,7 @@ pub fn of(run: &Run) -> Option<Recursion> {
             folders: vec![".".to_owned()],
             filtered: false,
             follow: false,
+            selection: Vec::new(),
         }),
         _ => None,
     }
@@ -126,13 +156,29 @@ pub fn secret_under(recursion: &Recursion, cwd: Option<&Path>) -> Option<String>
 }
 
 fn walk(root: &Path, recursion: &Recursion, budget: &mut usize) -> Option<String> {
-    // The folder named on the command line is followed wherever it leads.
-    let real = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    if sensitive::secret(&real).is_some() {
+    // The folder named on the command line is followed wherever it leads, from the
+    // folder bash thinks it is in (`cd L/..` is where it started) and from the one
+    // the kernel finds.
+    let mut roots: Vec<PathBuf> = super::files::both_ways(root);
+    roots.dedup();
+    roots.into_iter().find_map(|real| walk_one(&real, root, recursion, budget))
+}
+
+fn walk_one(real: &Path, root: &Path, recursion: &Recursion, budget: &mut usize) -> Option<String> {
+    if sensitive::secret(real).is_some() {
         return Some(real.display().to_string());
     }
-    let walker =
-        ignore::WalkBuilder::new(&real).standard_filters(recursion.filtered).follow_links(recursion.follow).build();
+    let mut builder = ignore::WalkBuilder::new(real);
+    builder.standard_filters(recursion.filtered).follow_links(recursion.follow);
+    if recursion.filtered {
+        builder.add_custom_ignore_filename(".rgignore");
+        match selected(real, &recursion.selection) {
+            Some((overrides, types)) => builder.overrides(overrides).types(types),
+            // A selection rg refuses reads nothing; one this cannot build, anything.
+            None => builder.standard_filters(false),
+        };
+    }
+    let walker = builder.build();
     for entry in walker {
         if *budget == 0 {
             return Some(format!("more than {MAX_ENTRIES} files under {}", root.display()));
@@ -154,13 +200,33 @@ fn walk(root: &Path, recursion: &Recursion, budget: &mut usize) -> Option<String
     None
 }
 
+/// rg's selection as the ignore crate takes it: globs that override every ignore
+/// rule, and file types over ripgrep's own list.
+fn selected(root: &Path, selection: &[Select]) -> Option<(ignore::overrides::Override, ignore::types::Types)> {
+    let mut globs = ignore::overrides::OverrideBuilder::new(root);
+    let mut types = ignore::types::TypesBuilder::new();
+    types.add_defaults();
+    for select in selection {
+        match select {
+            Select::Glob(glob, insensitive) => {
+                globs.case_insensitive(*insensitive).ok()?.add(glob).ok()?;
+            }
+            Select::Type("select", name) => drop(types.select(name)),
+            Select::Type("negate", name) => drop(types.negate(name)),
+            Select::Type("add", spec) => types.add_def(spec).ok()?,
+            Select::Type(_, name) => drop(types.clear(name)),
+        }
+    }
+    Some((globs.build().ok()?, types.build().ok()?))
+}
+
 /// Whether a word of the command is a file that is, through its links, a secret:
 /// `cat notes` with `notes -> ~/.ssh/id_rsa`, from each folder the command may run in.
 pub fn links_to_secret(run: &Run, cwd: Option<&Path>) -> Option<String> {
     let paths = run.argv[1..].iter().filter_map(Word::literal).filter_map(|w| run.folder.resolve(w)).flatten();
     paths.into_iter().find_map(|w| {
         let path = cwd.map_or_else(|| PathBuf::from(&w), |c| c.join(super::rules::expand_home(&w)));
-        let real = std::fs::canonicalize(&path).ok()?;
-        sensitive::secret(&real).map(|_| real.display().to_string())
+        let real = super::files::both_ways(&path).into_iter().find(|p| sensitive::secret(p).is_some())?;
+        Some(real.display().to_string())
     })
 }

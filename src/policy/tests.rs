@@ -69,7 +69,6 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "ls -la && wc -l src/*.rs",
         "cat *.md docs/[a-z]*.txt .github/*.yml",
         "git show HEAD:src/main.rs",
-        "git ls-files | xargs wc -l",
         "ls $HOME",
         "grep -rn TODO src | sort | uniq -c",
         "rg -n foo",
@@ -162,6 +161,20 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "cat $F",
         "find . -name .env | xargs cat",
         "for f in .e*; do cat $f; done",
+        // A value attached to a short option; options a run-time word may hold.
+        "date -f.env",
+        "date -uf.env",
+        "file -m.env",
+        "grep -hf.env src",
+        "du {--files0-from=.env,-a}",
+        "echo --files0-from=.env | xargs du",
+        "git ls-files | xargs wc -l",
+        "du \"$X\"",
+        "md5sum $X",
+        // BSD ps's `e` shows every process's environment.
+        "ps eww",
+        "ps auxe",
+        "ps $X",
         "test -v 'a[$(touch F)]'",
         "echo x >& $HOME/F",
         "lsof +M",
@@ -322,6 +335,12 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
     }
     std::os::unix::fs::symlink(p.join(".env"), p.join("notes")).unwrap();
     std::os::unix::fs::symlink("../.env", p.join("other/link")).unwrap();
+    std::os::unix::fs::symlink("../other", p.join("src/L")).unwrap();
+    std::os::unix::fs::symlink("../.env", p.join("src/f")).unwrap();
+    std::fs::create_dir_all(p.join("neg")).unwrap();
+    std::fs::write(p.join("neg/.rgignore"), "!.*\n").unwrap();
+    std::fs::write(p.join("neg/.env.local"), "KEY=1\n").unwrap();
+    std::fs::write(p.join("hidden/.env"), "KEY=1\n").unwrap();
     let policy = policy("[[allow]]\nread-only = true\n");
     let verdict = |c: &str| {
         let action = Action { kind: Kind::Command(c.into()), cwd: Some(p.into()), agent: None, session: None };
@@ -344,6 +363,17 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         "diff -r a b",
         "cat notes",
         "head -5 other/link",
+        // rg's selection overrides hidden names and ignore files; its `.rgignore` too.
+        "rg -g '*' KEY hidden",
+        "rg --iglob '*' KEY hidden",
+        "rg -t sh KEY hidden",
+        "rg --type-add 'x:*' -t x KEY hidden",
+        "rg KEY neg",
+        // diff reads the files of a folder without -r, through links.
+        "diff -N hidden a",
+        "diff -N other a",
+        // bash's cd takes `..` out by name: `src/L/..` is `src`, where `f` is `.env`.
+        "cd src/L/.. && cat f",
     ] {
         assert_eq!(verdict(asked), Verdict::Ask, "{asked}");
     }
@@ -388,7 +418,7 @@ fn after_a_literal_cd_paths_are_found_from_every_folder_the_command_may_be_in() 
 }
 
 #[test]
-fn git_runs_after_a_cd_to_the_top_of_a_work_tree_and_nowhere_else() {
+fn git_runs_after_a_cd_only_where_it_started() {
     let dir = tempfile::tempdir().unwrap();
     let (repo, bare) = (dir.path().join("repo"), dir.path().join("repo/src/gd"));
     std::fs::create_dir_all(repo.join(".git")).unwrap();
@@ -400,9 +430,43 @@ fn git_runs_after_a_cd_to_the_top_of_a_work_tree_and_nowhere_else() {
         let action = Action { kind: Kind::Command(c.into()), cwd: Some(dir.path().into()), agent: None, session: None };
         p.decide(&action).decision
     };
-    assert_eq!(verdict("cd repo && git status"), Verdict::Allow);
-    assert_eq!(verdict(&format!("cd {} && git log -3", repo.display())), Verdict::Allow);
+    // Another repository's configuration may name a program to run.
+    assert_eq!(verdict("cd repo && git status"), Verdict::Ask);
+    assert_eq!(verdict(&format!("cd {} && git log -3", repo.display())), Verdict::Ask);
+    assert_eq!(verdict(&format!("cd {} && git log -3", dir.path().display())), Verdict::Allow);
     assert_eq!(verdict("cd repo/src/gd && git diff"), Verdict::Ask, "a bare repository an edit may have written");
     assert_eq!(verdict("cd repo; cd src/gd; git diff"), Verdict::Ask);
     assert_eq!(verdict("cd nowhere && git status"), Verdict::Ask);
+}
+
+#[test]
+fn a_repository_that_tracks_a_secret_shows_only_names_unasked() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git").args(args).current_dir(p).output().unwrap().status.success();
+        assert!(ok, "git {args:?}");
+    };
+    std::fs::write(p.join("main.rs"), "fn main() {}\n").unwrap();
+    git(&["init", "-q"]);
+    git(&["add", "main.rs"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]);
+    let policy = policy("[[allow]]\nread-only = true\n");
+    let verdict = |c: &str| {
+        let action = Action { kind: Kind::Command(c.into()), cwd: Some(p.into()), agent: None, session: None };
+        policy.decide(&action).decision
+    };
+    let shows = ["git show", "git diff", "git log -p", "git log --patch -3", "git cat-file -p HEAD", "git blame main.rs"];
+    for command in shows {
+        assert_eq!(verdict(command), Verdict::Allow, "nothing secret is tracked: {command}");
+    }
+    std::fs::write(p.join(".env"), "KEY=1\n").unwrap();
+    git(&["add", ".env"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "two"]);
+    for command in shows {
+        assert_eq!(verdict(command), Verdict::Ask, "{command}");
+    }
+    for command in ["git status", "git log --oneline -5", "git ls-files", "git branch -a", "git rev-parse HEAD"] {
+        assert_eq!(verdict(command), Verdict::Allow, "{command}");
+    }
 }

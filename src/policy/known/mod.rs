@@ -42,6 +42,9 @@ pub enum Check {
     Git,
     /// `docker`: global options, then a reading subcommand ([`git::DOCKER`]).
     Docker,
+    /// `ps`: no BSD option `e`, which shows environments, and no word known only when
+    /// it runs, which may be one.
+    Ps,
 }
 
 pub struct ReadOnly {
@@ -74,13 +77,6 @@ pub enum Judgement {
 
 /// Whether `run` only reads, by the set.
 pub fn judge(run: &Run) -> Judgement {
-    judge_where(run, false)
-}
-
-/// Whether `run` only reads, by the set; `repositories`: every folder it may run in
-/// is the agent's own or the top of a work tree, where git finds that work tree's
-/// repository before any other.
-pub fn judge_where(run: &Run, repositories: bool) -> Judgement {
     let Some(entry) = run.name().and_then(|n| READ_ONLY.iter().find(|e| e.name == n)) else {
         return Judgement::Unknown;
     };
@@ -119,7 +115,7 @@ pub fn judge_where(run: &Run, repositories: bool) -> Judgement {
     }
     match entry.check {
         Check::Find => return find(&entry.grammar, &words),
-        Check::Git => return subcommands::git(&words, !run.folder.is_start() && !repositories),
+        Check::Git => return subcommands::git(&words, !run.folder.is_start()),
         Check::Docker => return subcommands::docker(&words),
         _ => {}
     }
@@ -146,6 +142,16 @@ pub fn judge_where(run: &Run, repositories: bool) -> Judgement {
             Some(o) => excluded(o, "sets the clock: only +FORMAT only reads it"),
             None => Judgement::ReadOnly,
         },
+        Check::Ps => {
+            let bsd_e = parsed.iter().find_map(|a| match a {
+                Arg::Operand(o) if o.contains('e') => Some(*o),
+                _ => None,
+            });
+            match args.iter().find(|w| w.literal().is_none()).map(Word::shown).or(bsd_e) {
+                Some(w) => excluded(w, "may show each process's environment, where credentials live"),
+                None => Judgement::ReadOnly,
+            }
+        }
         Check::NoPlus => match words.iter().find(|w| w.starts_with('+')) {
             Some(w) => excluded(w, "is not an option it is known to only read with"),
             None => Judgement::ReadOnly,
@@ -185,25 +191,38 @@ fn names_secret(word: &Word, check: Check, shows: bool, folder: &Folder) -> bool
     };
     match word {
         Word::Literal(w) => {
-            let path = match w.strip_prefix('-') {
-                Some(option) => match option.split_once('=') {
-                    Some((_, value)) => value,
-                    None => return false,
-                },
-                None => w.as_str(),
-            };
-            let Some(mut paths) = folder.resolve(path) else { return shows };
+            let mut paths = Vec::new();
+            for path in option_values(w) {
+                match folder.resolve(path) {
+                    Some(found) => paths.extend(found),
+                    None => return shows,
+                }
+            }
             if check == Check::Git {
                 paths.extend(w.match_indices(':').map(|(i, _)| w[i + 1..].to_owned()));
             }
             any_secret(paths, false)
         }
         // A glob or a brace expansion and nothing else known only when it runs.
-        Word::Dynamic(s) if !s.contains(['$', '`', '\\', '\'', '"']) => match folder.resolve(s) {
-            Some(paths) => shows && any_secret(paths, true),
-            None => shows,
-        },
+        Word::Dynamic(s) if !s.contains(['$', '`', '\\', '\'', '"']) => {
+            let paths: Option<Vec<Vec<String>>> = option_values(s).into_iter().map(|p| folder.resolve(p)).collect();
+            match paths {
+                Some(paths) => shows && any_secret(paths.concat(), true),
+                None => shows,
+            }
+        }
         Word::Dynamic(_) => shows,
+    }
+}
+
+/// What a word may name as a file: itself; a long option's `=value`; every tail of a
+/// short option's cluster, where one letter may take the rest as its value
+/// (`date -f.env`, `date -uf.env`).
+fn option_values(word: &str) -> Vec<&str> {
+    match word.strip_prefix('-') {
+        None | Some("") => vec![word],
+        Some(long) if long.starts_with('-') => long.split_once('=').map(|(_, v)| v).into_iter().collect(),
+        Some(cluster) => cluster.char_indices().skip(1).map(|(i, _)| &cluster[i..]).collect(),
     }
 }
 

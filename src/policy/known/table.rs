@@ -224,7 +224,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
     ReadOnly {
         name: "wc",
         grammar: gnu("clLmw", "", &["bytes", "chars", "lines", "words", "debug", "max-line-length", "help", "version"]),
-        any_words: true,
+        any_words: false,
         check: Check::None,
     },
     ReadOnly {
@@ -645,7 +645,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
                 "version",
             ],
         ),
-        any_words: true,
+        any_words: false,
         check: Check::None,
     },
     ReadOnly {
@@ -797,10 +797,10 @@ pub const READ_ONLY: &[ReadOnly] = &[
         any_words: true,
         check: Check::None,
     },
-    ReadOnly { name: "md5sum", grammar: SUMS, any_words: true, check: Check::None },
-    ReadOnly { name: "sha1sum", grammar: SUMS, any_words: true, check: Check::None },
-    ReadOnly { name: "sha256sum", grammar: SUMS, any_words: true, check: Check::None },
-    ReadOnly { name: "sha512sum", grammar: SUMS, any_words: true, check: Check::None },
+    ReadOnly { name: "md5sum", grammar: SUMS, any_words: false, check: Check::None },
+    ReadOnly { name: "sha1sum", grammar: SUMS, any_words: false, check: Check::None },
+    ReadOnly { name: "sha256sum", grammar: SUMS, any_words: false, check: Check::None },
+    ReadOnly { name: "sha512sum", grammar: SUMS, any_words: false, check: Check::None },
     ReadOnly {
         // file 5.44, "bcCde:Ef:F:hiklLm:nNpP:rsSvzZ0". Left out: `-C`/`--compile` (writes a
         // .mgc file), `-z`/`--uncompress` and `-Z`/`--uncompress-noreport` (may run gzip, xz…
@@ -1282,7 +1282,8 @@ pub const READ_ONLY: &[ReadOnly] = &[
         // procps-ng 4.0.2, its own parser: `-X` words are UNIX options (a value is the rest
         // of the word or the next one, as getopt), `--x` GNU ones (`=V`, `:V` or the next
         // word), and BSD options have no dash (`ps aux`, `ps p 123`): they are operands here.
-        // Left out: `-x`, which needs a personality. ps only reads.
+        // Left out: `-x`, which needs a personality. ps only reads, but BSD's `e` shows
+        // each process's environment, where credentials live: no operand holds an `e`.
         name: "ps",
         grammar: gnu(
             "AFHLMNPTVZacdefjlmwy",
@@ -1326,7 +1327,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
             ],
         ),
         any_words: true,
-        check: Check::None,
+        check: Check::Ps,
     },
     ReadOnly {
         // lsof 4.95 (Linux), its own parser, no long options. Its options start with `-` or
