@@ -88,6 +88,7 @@ impl Sandbox {
             ("README.md", "# p\nhello\nworld\n"),
             ("data.txt", "b\na\nc\na\n"),
             (".env", "KEY=secret\n"),
+            ("certs/server.pem", "PEM\n"),
             (".envrc", &format!("{}\n", marker.display())),
             ("bashenv", &format!("{}\n", marker.display())),
             ("evil-git/HEAD", "ref: refs/heads/main\n"),
@@ -104,6 +105,9 @@ impl Sandbox {
         std::fs::create_dir_all(p.join("out")).unwrap();
         std::os::unix::fs::symlink("../out", p.join("src/lnk")).unwrap();
         std::os::unix::fs::symlink("../out/nothing", p.join("src/dangling")).unwrap();
+        // Secrets no word names: through a link, and beside a folder's link to one.
+        std::os::unix::fs::symlink(".env", p.join("notes")).unwrap();
+        std::os::unix::fs::symlink("../certs", p.join("out/certs")).unwrap();
         std::fs::create_dir_all(p.join("evil-git/objects")).unwrap();
         std::fs::create_dir_all(p.join("evil-git/refs")).unwrap();
         let git = |args: &[&str]| {
@@ -119,9 +123,14 @@ impl Sandbox {
         git(&["init", "-q", "-b", "main"]);
         git(&["-c", "user.name=p", "-c", "user.email=p@p", "add", "src", "README.md", "data.txt"]);
         git(&["-c", "user.name=p", "-c", "user.email=p@p", "commit", "-q", "-m", "one"]);
+        // A secret git does not track, where a recursive read of `src` meets it.
+        std::fs::create_dir_all(p.join("src/deep")).unwrap();
+        std::fs::write(p.join("src/deep/.env.local"), "KEY=secret\n").unwrap();
         let home = template.join("home");
         std::fs::create_dir_all(home.join(".ssh")).unwrap();
         std::fs::write(home.join(".ssh/id_rsa"), "PRIVATE\n").unwrap();
+        std::fs::create_dir_all(home.join(".aws")).unwrap();
+        std::fs::write(home.join(".aws/credentials"), "AWS\n").unwrap();
         std::fs::write(home.join(".gitconfig"), "[user]\n\tname = p\n").unwrap();
         let mut sandbox = Sandbox { root, chrooted: false };
         if !sandbox.launch(&["--ro-bind", "/", "/", "true"]).status().unwrap().success() {
@@ -334,6 +343,9 @@ fn the_judge_sees_what_bash_does_beyond_the_reading() {
         ("date -s 2020-01-01", "date", "clock"),
         ("touch src/../F", "touch src/x", "execve"),
         ("cat data.txt | xargs touch", "cat data.txt", "execve"),
+        ("cat notes", "cat notes", "reads the secret"),
+        ("grep -r KEY .", "grep -r KEY .", "reads the secret"),
+        ("cat ~/.aws/credentials", "cat x", "reads the secret"),
     ];
     for (n, (command, read_as, expected)) in cases.into_iter().enumerate() {
         let (findings, _, _) = sandbox.judge(1000 + n, command, read_as);

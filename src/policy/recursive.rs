@@ -223,7 +223,9 @@ fn selected(root: &Path, selection: &[Select]) -> Option<(ignore::overrides::Ove
 /// Whether a word of the command is a file that is, through its links, a secret:
 /// `cat notes` with `notes -> ~/.ssh/id_rsa`, from each folder the command may run in.
 pub fn links_to_secret(run: &Run, cwd: Option<&Path>) -> Option<String> {
-    let paths = run.argv[1..].iter().filter_map(Word::literal).filter_map(|w| run.folder.resolve(w)).flatten();
+    let pattern = known::pattern_of(run);
+    let words = run.argv[1..].iter().enumerate().filter(|(i, _)| Some(*i) != pattern).map(|(_, w)| w);
+    let paths = words.filter_map(Word::literal).filter_map(|w| run.folder.resolve(w)).flatten();
     paths.into_iter().find_map(|w| {
         let path = cwd.map_or_else(|| PathBuf::from(&w), |c| c.join(super::rules::expand_home(&w)));
         let real = super::files::both_ways(&path).into_iter().find(|p| sensitive::secret(p).is_some())?;

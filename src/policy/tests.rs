@@ -456,7 +456,8 @@ fn a_repository_that_tracks_a_secret_shows_only_names_unasked() {
         let action = Action { kind: Kind::Command(c.into()), cwd: Some(p.into()), agent: None, session: None };
         policy.decide(&action).decision
     };
-    let shows = ["git show", "git diff", "git log -p", "git log --patch -3", "git cat-file -p HEAD", "git blame main.rs"];
+    let shows =
+        ["git show", "git diff", "git log -p", "git log --patch -3", "git cat-file -p HEAD", "git blame main.rs"];
     for command in shows {
         assert_eq!(verdict(command), Verdict::Allow, "nothing secret is tracked: {command}");
     }
@@ -468,5 +469,18 @@ fn a_repository_that_tracks_a_secret_shows_only_names_unasked() {
     }
     for command in ["git status", "git log --oneline -5", "git ls-files", "git branch -a", "git rev-parse HEAD"] {
         assert_eq!(verdict(command), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn grep_s_pattern_is_no_file() {
+    let p = policy("[[allow]]\nread-only = true\n");
+    for allowed in
+        ["git status --short | grep .env", "grep -n '.env' .gitignore", "rg -n id_rsa src", "grep -A 3 -- .env x"]
+    {
+        assert_eq!(verdict(&p, allowed), Verdict::Allow, "{allowed}");
+    }
+    for asked in ["grep KEY .env", "grep -e x .env", "rg -f .env src", "grep -n x -- .env"] {
+        assert_eq!(verdict(&p, asked), Verdict::Ask, "{asked}");
     }
 }

@@ -56,8 +56,5 @@ pub fn tracks_secret(cwd: &Path) -> bool {
         .stderr(Stdio::null())
         .output();
     let Some(listed) = listed.ok().filter(|o| o.status.success()) else { return false };
-    listed
-        .stdout
-        .split(|b| *b == 0)
-        .any(|path| sensitive::secret(Path::new(&*String::from_utf8_lossy(path))).is_some())
+    listed.stdout.split(|b| *b == 0).any(|path| sensitive::secret(Path::new(&*String::from_utf8_lossy(path))).is_some())
 }

@@ -1,7 +1,9 @@
-//! What bash did, read from `strace -f -y -v` output, against what the policy judged.
+//! What bash did, read from `strace -f -y -v` output, against what the policy judged:
+//! programs run, files written, sockets connected, the clock set, and secrets read.
 
 use std::path::Path;
 
+use user_questions::policy::sensitive;
 use user_questions::policy::shell::Run;
 
 /// The system calls traced: programs run, files opened, made, removed, renamed or
@@ -66,6 +68,11 @@ impl Verdict<'_> {
                 let writes = call == "creat"
                     || ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"].iter().any(|f| rest.contains(f));
                 let path = returned_path(line)?;
+                // A secret opened to be read, not a folder listed.
+                let secret = !writes && !rest.contains("O_DIRECTORY") && sensitive::secret(Path::new(&path)).is_some();
+                if secret {
+                    return Some(format!("{call} reads the secret {path}"));
+                }
                 (writes && !self.may_write(&path, program)).then(|| format!("{call} writes {path}"))
             }
             "execve" | "execveat" | "open" | "openat" | "openat2" | "creat" => None,

@@ -106,8 +106,12 @@ pub fn judge(run: &Run) -> Judgement {
     }
     let names_only = NAMES_ONLY.contains(&entry.name);
     let shows = !names_only && !COUNTS_ONLY.contains(&entry.name);
-    let secret = |w: &&Word| !names_only && names_secret(w, entry.check, shows, &run.folder);
-    if let Some(word) = args.iter().find(secret) {
+    // grep's and rg's pattern is no file: `grep .env` reads its input.
+    let pattern = pattern_word(entry, &words);
+    let secret = |(i, w): &(usize, &Word)| {
+        !names_only && Some(*i) != pattern && names_secret(w, entry.check, shows, &run.folder)
+    };
+    if let Some((_, word)) = args.iter().enumerate().find(secret) {
         return excluded(word.shown(), "may name a secret file, which only a read rule allows");
     }
     if run.open && shows {
@@ -213,6 +217,30 @@ fn names_secret(word: &Word, check: Check, shows: bool, folder: &Folder) -> bool
         }
         Word::Dynamic(_) => shows,
     }
+}
+
+/// The place among `run`'s words (its name not counted) of grep's or rg's pattern,
+/// which names no file: the first operand, unless an option gives it (`-e`, `-f`).
+pub fn pattern_of(run: &Run) -> Option<usize> {
+    let entry = READ_ONLY.iter().find(|e| Some(e.name) == run.name())?;
+    let words: Vec<&str> = run.argv[1..].iter().map(|w| w.literal().unwrap_or("x")).collect();
+    pattern_word(entry, &words)
+}
+
+fn pattern_word(entry: &ReadOnly, words: &[&str]) -> Option<usize> {
+    if !matches!(entry.name, "grep" | "egrep" | "fgrep" | "rg") {
+        return None;
+    }
+    let parsed = entry.grammar.parse(words).ok()?;
+    let given = ["-e", "--regexp", "-f", "--file", "--files", "--type-list"];
+    if parsed.iter().any(|a| matches!(a, Arg::Option(n, _) if given.contains(&n.as_str()))) {
+        return None;
+    }
+    // The first word whose reading makes an operand, the words before it all options
+    // and their values.
+    let has_operand =
+        |k: usize| entry.grammar.parse(&words[..=k]).is_ok_and(|p| p.iter().any(|a| matches!(a, Arg::Operand(_))));
+    (0..words.len()).find(|&k| has_operand(k))
 }
 
 /// What a word may name as a file: itself; a long option's `=value`; every tail of a
