@@ -131,13 +131,22 @@ pub fn of(run: &Run) -> Option<Recursion> {
             Some(Recursion { folders: operands.collect(), filtered: false, follow: true, selection: Vec::new() })
         }
         // `git grep` reads the files of the work tree, and with `--no-index` or
-        // `--untracked` those git does not track.
-        "git" => (known::git_subcommand(&words) == Some("grep")).then(|| Recursion {
-            folders: vec![".".to_owned()],
-            filtered: false,
-            follow: false,
-            selection: Vec::new(),
-        }),
+        // `--untracked` those git does not track; `git diff --no-index` every file of
+        // the folders it compares.
+        "git" => match known::git_subcommand(&words) {
+            Some("grep") => Some(Recursion {
+                folders: vec![".".to_owned()],
+                filtered: false,
+                follow: false,
+                selection: Vec::new(),
+            }),
+            Some("diff") if words.contains(&"--no-index") => {
+                let after = words.iter().skip_while(|w| **w != "diff").skip(1);
+                let folders = after.filter(|w| !w.starts_with('-')).map(|w| (*w).to_owned()).collect();
+                Some(Recursion { folders, filtered: false, follow: true, selection: Vec::new() })
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

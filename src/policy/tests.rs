@@ -83,6 +83,7 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "lsof -i :3000",
         "ss -ltnp",
         "ps aux | grep vite",
+        "ps -ef && ps -eo pid,user,cmd",
         "sleep 2 && tail -n 50 app.log",
         "git stash show -p stash@{1}",
         "docker logs app --tail 50",
@@ -175,6 +176,11 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "ps eww",
         "ps auxe",
         "ps $X",
+        "ps -auxe",
+        "ps -auxwe",
+        // A jq module is a file its program names.
+        "jq -n 'import \"../home/.docker/config\" as $c; $c'",
+        "jq -n -L ~/.docker 'include \"config\"; .'",
         "test -v 'a[$(touch F)]'",
         "echo x >& $HOME/F",
         "lsof +M",
@@ -372,6 +378,8 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         // diff reads the files of a folder without -r, through links.
         "diff -N hidden a",
         "diff -N other a",
+        "git diff --no-index src hidden",
+        "timeout 5 git diff --no-index b src",
         // bash's cd takes `..` out by name: `src/L/..` is `src`, where `f` is `.env`.
         "cd src/L/.. && cat f",
     ] {

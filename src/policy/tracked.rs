@@ -14,7 +14,7 @@ use super::shell::Run;
 const SHOWS_CONTENT: &[&str] = &["show", "diff", "blame", "grep", "cat-file", "stash"];
 
 /// Options of git's log family that show content: patches (`-p`, `-U3`, `--cc`,
-/// `--word-diff`), or whether a string is in them (`-S`, `-G`).
+/// `--word-diff`), lines (`--check`), or whether a string is in them (`-S`, `-G`).
 const PATCH_LONG: &[&str] = &[
     "--patch",
     "--unified",
@@ -29,10 +29,13 @@ const PATCH_LONG: &[&str] = &[
     "--function-context",
     "--pickaxe",
     "--find-object",
+    "--check",
+    "--verbose",
 ];
 
-/// Short options of git's log family that show content, alone or in a cluster.
-const PATCH_SHORT: &str = "puUGSWcm";
+/// Short options of git's log family that show content, alone or in a cluster, and
+/// `git status -v`, which shows the diff.
+const PATCH_SHORT: &str = "puUGSWcmv";
 
 /// Whether `run`, a git command of the read-only set, may show a file's content.
 pub fn shows_content(run: &Run) -> bool {

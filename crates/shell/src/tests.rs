@@ -251,6 +251,14 @@ fn a_literal_cd_moves_the_folder_for_what_follows_and_a_cd_that_may_fail_keeps_b
 }
 
 #[test]
+fn a_substitution_of_redirections_alone_reads_or_writes() {
+    reads("echo $(<.env)", &["read .env", "run echo $$(<.env)"]);
+    reads("echo \"$(< ~/.ssh/id_rsa)\"", &["read ~/.ssh/id_rsa", "run echo $\"$(< ~/.ssh/id_rsa)\""]);
+    reads("echo $(> /tmp/f)", &["write /tmp/f", "run echo $$(> /tmp/f)"]);
+    reads("echo $(> /dev/tcp/127.0.0.1/80)", &["unreadable network", "run echo $$(> /dev/tcp/127.0.0.1/80)"]);
+}
+
+#[test]
 fn a_dollar_no_expansion_starts_with_is_itself() {
     reads(r#"grep -v "^\.$" "a$\|b" "x$)" "$""#, &[r#"run grep -v ^\.$ a$\|b x$) $"#]);
     reads(r#"echo "$-" "$_" "$1" "$(id)""#, &["run id", r#"run echo $"$-" $"$_" $"$1" $"$(id)""#]);

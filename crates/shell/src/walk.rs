@@ -415,6 +415,10 @@ impl Reader<'_> {
         for child in node.named_children(&mut cursor) {
             if is_statement(child.kind()) {
                 self.statement(child, Fed::No, depth + 1);
+            } else if child.kind() == "file_redirect" {
+                // A substitution of redirections alone: `$(< F)` reads F, `$(> F)`
+                // makes it empty.
+                self.redirect(child, depth + 1);
             } else {
                 self.search(child, depth + 1);
             }

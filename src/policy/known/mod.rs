@@ -42,6 +42,8 @@ pub enum Check {
     Git,
     /// `docker`: global options, then a reading subcommand ([`git::DOCKER`]).
     Docker,
+    /// `jq`: no `import` or `include`, which read the module a program names.
+    Jq,
     /// `ps`: no BSD option `e`, which shows environments, and no word known only when
     /// it runs, which may be one.
     Ps,
@@ -146,9 +148,16 @@ pub fn judge(run: &Run) -> Judgement {
             Some(o) => excluded(o, "sets the clock: only +FORMAT only reads it"),
             None => Judgement::ReadOnly,
         },
+        Check::Jq => match args.iter().map(Word::shown).find(|w| w.contains("import") || w.contains("include")) {
+            Some(w) => excluded(w, "reads the module its program names"),
+            None => Judgement::ReadOnly,
+        },
         Check::Ps => {
+            // procps reads a UNIX cluster it cannot take (`-auxe`: `-u` of user `xe`)
+            // as BSD options: an `e` in an option's attached value may be one.
             let bsd_e = parsed.iter().find_map(|a| match a {
                 Arg::Operand(o) if o.contains('e') => Some(*o),
+                Arg::Option(n, Some(v)) if !n.starts_with("--") && v.contains('e') => Some(*v),
                 _ => None,
             });
             match args.iter().find(|w| w.literal().is_none()).map(Word::shown).or(bsd_e) {

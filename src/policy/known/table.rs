@@ -384,6 +384,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
         // option that writes, runs a program or reaches the network. `--indent` takes the
         // next word only (jq refuses `--indent=N`). `--debug-trace=all` is a separate option
         // name in jq, hence `debug-trace=?`. Left out: `--run-tests` (runs a test file).
+        // A program that imports or includes a module reads a file it names.
         name: "jq",
         grammar: gnu(
             "srjcCMaSRnfbehV",
@@ -425,7 +426,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
             ],
         ),
         any_words: true,
-        check: Check::None,
+        check: Check::Jq,
     },
     ReadOnly {
         name: "stat",
