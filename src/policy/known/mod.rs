@@ -155,11 +155,16 @@ pub fn judge(run: &Run) -> Judgement {
         Check::Ps => {
             // procps reads a UNIX cluster it cannot take (`-auxe`: `-u` of user `xe`)
             // as BSD options: an `e` in an option's attached value may be one.
+            let attached_e = |w: &&&str| {
+                let cluster = w.strip_prefix('-').filter(|c| !c.starts_with('-')).unwrap_or_default();
+                let valued = cluster.find(|c| entry.grammar.valued.contains(c));
+                valued.is_some_and(|i| cluster[i + 1..].contains('e'))
+            };
             let bsd_e = parsed.iter().find_map(|a| match a {
                 Arg::Operand(o) if o.contains('e') => Some(*o),
-                Arg::Option(n, Some(v)) if !n.starts_with("--") && v.contains('e') => Some(*v),
                 _ => None,
             });
+            let bsd_e = bsd_e.or_else(|| words.iter().find(attached_e).copied());
             match args.iter().find(|w| w.literal().is_none()).map(Word::shown).or(bsd_e) {
                 Some(w) => excluded(w, "may show each process's environment, where credentials live"),
                 None => Judgement::ReadOnly,
