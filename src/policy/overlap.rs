@@ -137,7 +137,7 @@ fn meet(a: &[Token], b: &[Token]) -> bool {
 /// secret's template (`.env.example`) is not told apart here: a glob that may name
 /// one may name the secret beside it.
 pub fn may_name_secret(word: &str) -> bool {
-    let a = glob(word);
+    let a = glob(&word.to_lowercase());
     secret_patterns().iter().any(|b| meet(&a, b))
 }
 

@@ -134,12 +134,9 @@ pub fn of(run: &Run) -> Option<Recursion> {
         // `--untracked` those git does not track; `git diff --no-index` every file of
         // the folders it compares.
         "git" => match known::git_subcommand(&words) {
-            Some("grep") => Some(Recursion {
-                folders: vec![".".to_owned()],
-                filtered: false,
-                follow: false,
-                selection: Vec::new(),
-            }),
+            Some("grep") => {
+                Some(Recursion { folders: vec![".".to_owned()], filtered: false, follow: false, selection: Vec::new() })
+            }
             Some("diff") if words.contains(&"--no-index") => {
                 let after = words.iter().skip_while(|w| **w != "diff").skip(1);
                 let folders = after.filter(|w| !w.starts_with('-')).map(|w| (*w).to_owned()).collect();

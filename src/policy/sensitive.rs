@@ -62,11 +62,12 @@ pub const PROTECTED: &[&str] = &[
     ".gitconfig",
 ];
 
-/// The entry of `list` that `path` falls under, if any: a folder entry (`.ssh/`)
-/// anywhere in the path or its last part (`~/.ssh` itself), a name entry as its last
-/// part.
+/// The entry of `list` that `path` falls under, if any, in any case: a folder entry
+/// (`.ssh/`) anywhere in the path or its last part (`~/.ssh` itself), a name entry as
+/// its last part.
 pub fn under<'l>(path: &Path, list: &'l [&'l str]) -> Option<&'l str> {
-    let text = path.to_string_lossy();
+    // In any case: a filesystem that ignores case (macOS's, by default) opens `.ENV`.
+    let text = path.to_string_lossy().to_lowercase();
     let names: Vec<&str> = text.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
     list.iter().copied().find(|entry| {
         if let Some(folder) = entry.strip_suffix('/') {
@@ -82,8 +83,8 @@ pub fn under<'l>(path: &Path, list: &'l [&'l str]) -> Option<&'l str> {
 
 /// The secret entry `path` falls under, unless it is a secret's template.
 pub fn secret(path: &Path) -> Option<&'static str> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    if TEMPLATES.contains(&name) {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_lowercase();
+    if TEMPLATES.contains(&name.as_str()) {
         return None;
     }
     under(path, SECRETS)
@@ -123,6 +124,8 @@ mod tests {
         assert_eq!(secret("/home/a/.kube/config"), Some(".kube/config"));
         assert_eq!(secret("src/environment.rs"), None);
         assert_eq!(secret("keys.rs"), None);
+        assert_eq!(secret("certs/server.PEM"), Some("*.pem"));
+        assert_eq!(secret("/home/a/.AWS/credentials"), Some(".aws/"));
         let protected = |p: &str| under(Path::new(p), PROTECTED);
         assert_eq!(protected("/p/.git/hooks/pre-commit"), Some(".git/"));
         assert_eq!(protected("/p/.envrc"), Some(".envrc"));

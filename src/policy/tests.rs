@@ -177,6 +177,10 @@ fn read_only_allows_inspection_and_nothing_that_writes_or_runs() {
         "ps auxe",
         "ps $X",
         "ps -auxe",
+        "cat certs/server.PEM",
+        "cat ~/.AWS/credentials",
+        "cat <&- .env",
+        "git 3>&- log",
         "ps -auxwe",
         // A jq module is a file its program names.
         "jq -n 'import \"../home/.docker/config\" as $c; $c'",

@@ -259,6 +259,31 @@ fn a_substitution_of_redirections_alone_reads_or_writes() {
 }
 
 #[test]
+fn words_bash_passes_the_program_that_the_parser_hangs_elsewhere_are_not_read() {
+    // tree-sitter-bash 0.25 takes the word after `<&-` as the redirection's
+    // destination, hangs the words after a here-document's start on it, and splits a
+    // word at a backslash-newline that bash removes: bash passes them all to the
+    // program.
+    for command in [
+        "cat <&- .env",
+        "git 3>&- push",
+        "cat 3<&- x",
+        "cat <<E .env\nE\n",
+        "git <<E push origin\nE\n",
+        "cat .e\\\nnv",
+        "git pu\\\nsh",
+    ] {
+        assert!(
+            read(command).parts.iter().any(|p| matches!(p, Part::Unreadable { why: Unreadable::Syntax, .. })),
+            "{command:?}: {:?}",
+            parts(command)
+        );
+    }
+    reads("cat <<E\nx\nE\n", &["run cat"]);
+    reads("echo a \\\n b", &["run echo a b"]);
+}
+
+#[test]
 fn a_dollar_no_expansion_starts_with_is_itself() {
     reads(r#"grep -v "^\.$" "a$\|b" "x$)" "$""#, &[r#"run grep -v ^\.$ a$\|b x$) $"#]);
     reads(r#"echo "$-" "$_" "$1" "$(id)""#, &["run id", r#"run echo $"$-" $"$_" $"$1" $"$(id)""#]);

@@ -85,14 +85,20 @@ fn splits_a_word(root: Node, src: &str) -> bool {
     }
 }
 
-/// Whether the parser left text out of its tree: between two of its leaves stands
-/// something other than blanks and escaped line breaks. tree-sitter-bash 0.25 drops
+/// Whether the parser left text out of its tree, or split what bash joins: between
+/// two of its leaves stands something other than blanks and escaped line breaks, or a
+/// backslash-newline right after the first. tree-sitter-bash 0.25 drops
 /// the lone `-` of `groups - 2>/dev/null`; bash passes it to the program.
 fn drops_text(root: Node, src: &str) -> bool {
     let mut end = 0;
     let mut cursor = root.walk();
+    // Text between two leaves other than blanks and escaped line breaks; or a
+    // backslash-newline right after a leaf, which bash removes and so joins the leaf
+    // with what follows (`.e\⏎nv` is `.env`), where the parser splits them.
     let gap = |from: usize, to: usize| {
-        src.get(from..to).is_some_and(|g| g.replace("\\\n", "").chars().any(|c| !c.is_whitespace()))
+        src.get(from..to).is_some_and(|g| {
+            g.replace("\\\n", "").chars().any(|c| !c.is_whitespace()) || (from > 0 && g.starts_with("\\\n"))
+        })
     };
     loop {
         let node = cursor.node();
@@ -118,13 +124,14 @@ fn drops_text(root: Node, src: &str) -> bool {
     }
 }
 
+/// An unescaped blank or operator, or a backslash that ends the word: bash removes a
+/// backslash-newline and joins the word with what follows (`.e\⏎nv` is `.env`).
 fn unescaped_metacharacter(word: &str) -> bool {
     let mut chars = word.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => {
-                chars.next();
-            }
+            // The escaped letter is taken with it; none left: the word's last.
+            '\\' if chars.next().is_none() => return true,
             ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>' => return true,
             _ => {}
         }
@@ -324,6 +331,11 @@ impl Reader<'_> {
                     return self.unreadable(node, Unreadable::Syntax);
                 }
                 let Some(dest) = node.child_by_field_name("destination") else { return };
+                if op.ends_with('-') {
+                    // `<&-` closes a descriptor and takes no word: the parser took the
+                    // program's next word as its destination.
+                    return self.unreadable(node, Unreadable::Syntax);
+                }
                 self.search(dest, depth + 1);
                 let path = resolve(dest, self.src);
                 if path.shown().starts_with("/dev/tcp/") || path.shown().starts_with("/dev/udp/") {
@@ -353,6 +365,12 @@ impl Reader<'_> {
             }
             "herestring_redirect" => self.search(node, depth + 1),
             "heredoc_redirect" => {
+                let mut cursor = node.walk();
+                if node.children_by_field_name("argument", &mut cursor).next().is_some() {
+                    // Words after the here-document's start: bash passes them to the
+                    // program; the parser hung them here.
+                    return self.unreadable(node, Unreadable::Syntax);
+                }
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     match child.kind() {
