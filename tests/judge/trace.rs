@@ -106,6 +106,12 @@ impl Verdict<'_> {
         if WRAPPERS.contains(&name) && (1..argv.len()).any(|k| judged(&argv[k..])) {
             return true;
         }
+        // xargs given only options (through nested xargs too) runs `echo`, as it was
+        // read.
+        let default_echo = self.runs.iter().any(|r| r.open && r.name() == Some("echo"));
+        if name == "xargs" && default_echo && argv[1..].iter().all(|a| a.starts_with('-') || a == "xargs") {
+            return true;
+        }
         if SHELLS.contains(&name) {
             // `sh -c PROGRAM`: its program was read, and its parts judged, where it stands.
             if let Some(at) = argv.iter().position(|a| a == "-c" || (a.starts_with('-') && a.contains('c'))) {
