@@ -412,15 +412,18 @@ fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
 
 /// The run with its folder settled: where every folder it may run in is the agent's
 /// own (`cd /home/me/shop && git status` run in `/home/me/shop`), it runs there.
-fn settled(run: &shell::Run, cwd: Option<&Path>) -> shell::Run {
-    let here = |f: &String| {
-        f == "." || cwd.is_some_and(|c| files::File::at(f, Some(c)).same_as(&files::File::at(".", Some(c))))
-    };
-    match &run.folder {
-        shell::Folder::Among(folders) if folders.iter().all(here) => {
-            shell::Run { folder: shell::Folder::default(), ..run.clone() }
-        }
-        _ => run.clone(),
+fn settled<'r>(run: &'r shell::Run, cwd: Option<&Path>) -> std::borrow::Cow<'r, shell::Run> {
+    let shell::Folder::Among(folders) = &run.folder else { return std::borrow::Cow::Borrowed(run) };
+    if run.folder.is_start() {
+        return std::borrow::Cow::Borrowed(run);
+    }
+    // The agent's folder, found once: as written and through its links.
+    let Some(start) = cwd.map(|c| (c, files::File::at(".", Some(c)))) else { return std::borrow::Cow::Borrowed(run) };
+    let here = |f: &String| f == "." || files::File::at(f, Some(start.0)).same_as(&start.1);
+    if folders.iter().all(here) {
+        std::borrow::Cow::Owned(shell::Run { folder: shell::Folder::default(), ..run.clone() })
+    } else {
+        std::borrow::Cow::Borrowed(run)
     }
 }
 

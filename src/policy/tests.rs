@@ -17,6 +17,11 @@ fn verdict(p: &Policy, c: &str) -> Verdict {
     p.decide(&command(c)).decision
 }
 
+/// The verdict on `c` run in the folder `cwd`, which exists.
+fn verdict_in(p: &Policy, cwd: &Path, c: &str) -> Verdict {
+    p.decide(&Action { kind: Kind::Command(c.into()), cwd: Some(cwd.into()), agent: None, session: None }).decision
+}
+
 #[test]
 fn a_command_rule_is_a_prefix_of_words() {
     let p = policy("[[allow]]\ncommand = \"cargo test\"\n");
@@ -352,10 +357,7 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
     std::fs::write(p.join("neg/.env.local"), "KEY=1\n").unwrap();
     std::fs::write(p.join("hidden/.env"), "KEY=1\n").unwrap();
     let policy = policy("[[allow]]\nread-only = true\n");
-    let verdict = |c: &str| {
-        let action = Action { kind: Kind::Command(c.into()), cwd: Some(p.into()), agent: None, session: None };
-        policy.decide(&action).decision
-    };
+    let verdict = |c: &str| verdict_in(&policy, p, c);
     for asked in [
         "grep -r KEY .",
         "grep -r KEY",
@@ -438,10 +440,7 @@ fn git_runs_after_a_cd_only_where_it_started() {
     std::fs::create_dir_all(&bare).unwrap();
     std::fs::write(bare.join("HEAD"), "ref: refs/heads/main\n").unwrap();
     let p = policy("[[allow]]\nread-only = true\n");
-    let verdict = |c: &str| {
-        let action = Action { kind: Kind::Command(c.into()), cwd: Some(dir.path().into()), agent: None, session: None };
-        p.decide(&action).decision
-    };
+    let verdict = |c: &str| verdict_in(&p, dir.path(), c);
     // Another repository's configuration may name a program to run.
     assert_eq!(verdict("cd repo && git status"), Verdict::Ask);
     assert_eq!(verdict(&format!("cd {} && git log -3", repo.display())), Verdict::Ask);
@@ -464,10 +463,7 @@ fn a_repository_that_tracks_a_secret_shows_only_names_unasked() {
     git(&["add", "main.rs"]);
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]);
     let policy = policy("[[allow]]\nread-only = true\n");
-    let verdict = |c: &str| {
-        let action = Action { kind: Kind::Command(c.into()), cwd: Some(p.into()), agent: None, session: None };
-        policy.decide(&action).decision
-    };
+    let verdict = |c: &str| verdict_in(&policy, p, c);
     let shows =
         ["git show", "git diff", "git log -p", "git log --patch -3", "git cat-file -p HEAD", "git blame main.rs"];
     for command in shows {
