@@ -21,8 +21,9 @@ use std::time::Duration;
 use common::{answer_with, apart, scaled, serve_apart, show, spawn, times};
 use user_questions::history::decider::Decider;
 use user_questions::model::{AgentInfo, Answer, AnswerItem, Context, Request};
-use user_questions::policy::{remember, rules, shell, Action, Kind, Origin, Policy, Verdict};
+use user_questions::policy::{remember, rules, Action, Kind, Origin, Policy, Verdict};
 use user_questions::UserQuestions;
+use user_questions_shell as shell;
 
 const TEN_PARTS: &str = "cd src && cargo test --release 2>&1 | tee /dev/null | grep -v warning | head -n 40; \
     git status --short && git log --oneline -5 | cat; echo \"$(git rev-parse HEAD)\" > /dev/null; ls -la | wc -l";

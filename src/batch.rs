@@ -23,7 +23,7 @@ pub fn answer(request: &Request, allow: bool, reason: Option<&str>) -> Option<An
         (false, Some(reason)) => AnswerItem::custom(&q.id, reason),
         (false, None) if q.has_option(DENY) => AnswerItem::selected(&q.id, &[DENY]),
         // What an agent reads after a plain Deny, in the fixed words a model reads.
-        (false, None) => AnswerItem::custom(&q.id, crate::agents::DENIED),
+        (false, None) => AnswerItem::custom(&q.id, crate::model::labels::DENIED),
     };
     Some(Answer::new(vec![item]))
 }

@@ -26,6 +26,9 @@ async fn exit_codes_without_a_server_and_for_usage() {
     let out = finish(userq(&socket).arg("--help").spawn().unwrap()).await;
     assert_eq!(out.code, Some(0));
     assert!(out.stdout.contains("Examples:") && out.stdout.contains("userq mcp"));
+    for agent in user_questions::agents::Agent::ALL {
+        assert!(out.stdout.contains(agent.name), "`userq --help` names {}", agent.name);
+    }
 }
 
 #[tokio::test]

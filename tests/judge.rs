@@ -23,8 +23,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use user_questions::policy::shell::{self, Part, Run, Word};
 use user_questions::policy::{Action, Kind, Policy, Verdict};
+use user_questions_shell::{self as shell, Part, Run, Word};
 
 #[path = "judge/compose.rs"]
 mod compose;
@@ -258,13 +258,17 @@ fn lines_of(name: &str) -> Vec<String> {
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_owned).collect()
 }
 
-/// What the fuzzer kept (`fuzz/corpus/shell_reader`, which `make test` fills first):
-/// each input that is text is a command. None when the fuzzer has not run here.
+/// What the fuzzer kept (`fuzz/corpus/shell_reader`, which `make test` fills first, or
+/// the folder `JUDGE_FUZZ_CORPUS` names): each input that is text is a command, the
+/// first `JUDGE_FUZZED` of them (3,000 unless told). None when the fuzzer has not run.
 fn fuzz_corpus() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/shell_reader");
+    let dir = std::env::var_os("JUDGE_FUZZ_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/shell_reader"));
+    let most = std::env::var("JUDGE_FUZZED").ok().and_then(|n| n.parse().ok()).unwrap_or(FUZZED);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
     files.sort();
-    files.iter().filter_map(|f| String::from_utf8(std::fs::read(f).ok()?).ok()).take(FUZZED).collect()
+    files.iter().filter_map(|f| String::from_utf8(std::fs::read(f).ok()?).ok()).take(most).collect()
 }
 
 fn corpus() -> Vec<String> {

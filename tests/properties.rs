@@ -460,6 +460,6 @@ proptest! {
     /// The reader takes any text, printable or not, and never panics.
     #[test]
     fn the_reader_takes_any_text(text in "\\PC{0,200}") {
-        let _ = user_questions::policy::shell::read(&text);
+        let _ = user_questions_shell::read(&text);
     }
 }

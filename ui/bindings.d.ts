@@ -1,4 +1,4 @@
-// Generated from the Rust types by crates/window/src/bindings.rs (ts-rs): do not edit.
+// Generated from the Rust types by src-tauri/window/src/bindings.rs (ts-rs): do not edit.
 // `make bindings` writes it again; the test fails when it is stale.
 
 type QuestionOption = { label: string, description?: string, };

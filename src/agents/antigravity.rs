@@ -11,20 +11,22 @@
 //! dismissed, input it cannot read) it answers `ask`, which hands the choice back to
 //! Antigravity's own prompt under the person's own rules, never a silent deny.
 
+use crate::model::AgentName;
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Section, Setup, SetupError, DAY_SECS, MCP_NAME};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
+use crate::model::labels::DENIED;
 
 pub struct Antigravity;
 
 /// Antigravity CLI, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "antigravity",
-    display_name: "Antigravity CLI",
+    name: AgentName::ANTIGRAVITY.name,
+    display_name: AgentName::ANTIGRAVITY.display_name,
     program: "agy",
     events: "PreToolUse for run_command, write_to_file, replace_file_content and multi_replace_file_content",
     setup_done: "setup-done-antigravity",

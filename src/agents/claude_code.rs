@@ -3,13 +3,15 @@
 //! AskUserQuestion tool, and plan approval (ExitPlanMode, on both events). Every other
 //! event and tool is left to Claude Code: no question, no output.
 
+use crate::model::AgentName;
 use serde_json::{json, Map, Value};
 
 use super::hook::call::{text, Call, ToolNames};
 use super::hook::permission::{self, Choice, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
 use crate::model::labels::APPROVE_EDITS;
+use crate::model::labels::DENIED;
 use crate::model::{Answer, Question};
 use crate::review::plan;
 use crate::tool;
@@ -19,8 +21,8 @@ pub struct ClaudeCode;
 
 /// Claude Code, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "claude-code",
-    display_name: "Claude Code",
+    name: AgentName::CLAUDE_CODE.name,
+    display_name: AgentName::CLAUDE_CODE.display_name,
     program: "claude",
     events: "PermissionRequest; PreToolUse for AskUserQuestion and ExitPlanMode, and for every tool the policy judges (its denies hold in every permission mode); Elicitation (MCP servers' forms); SessionEnd (a session's rules end with it); Stop (a review of the changes, with setup --review-changes)",
     setup_done: "setup-done-claude-code",

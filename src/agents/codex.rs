@@ -6,6 +6,7 @@
 //! closed on any other decision field (`updatedInput`, `updatedPermissions`,
 //! `interrupt: true`), so none is ever sent.
 
+use crate::model::AgentName;
 use std::path::Path;
 
 use serde_json::{json, Value};
@@ -15,7 +16,8 @@ use super::hook::call::{text, Call};
 use super::hook::patch;
 use super::hook::permission::{self, Verdict};
 use super::setup::{handler, read, FileChange, JsonEdit, Setup, SetupError, Step, DAY_SECS, MCP_NAME};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
+use crate::model::labels::DENIED;
 
 pub struct Codex;
 
@@ -24,8 +26,8 @@ const SESSION_END_SECS: u64 = 3;
 
 /// Codex, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "codex",
-    display_name: "Codex",
+    name: AgentName::CODEX.name,
+    display_name: AgentName::CODEX.display_name,
     program: "codex",
     events: "PermissionRequest; PreToolUse (the policy's denies hold in every approval mode); SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-codex",

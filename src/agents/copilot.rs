@@ -7,13 +7,15 @@
 //! under `~/.copilot/hooks/` (or `$COPILOT_HOME/hooks/`), timeouts in seconds, 30 by
 //! default, after which Copilot goes on without the hook: setup writes a day.
 
+use crate::model::AgentName;
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
+use crate::model::labels::DENIED;
 
 pub struct Copilot;
 
@@ -23,8 +25,8 @@ const PASCAL_CASE_EVENTS: Version = Version(1, 0, 21);
 
 /// GitHub Copilot CLI, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "copilot",
-    display_name: "GitHub Copilot CLI",
+    name: AgentName::COPILOT.name,
+    display_name: AgentName::COPILOT.display_name,
     program: "copilot",
     events: "permissionRequest; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-copilot",

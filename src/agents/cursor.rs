@@ -9,20 +9,22 @@
 //! it off, so User Questions never stops Cursor). Hooks live in `~/.cursor/hooks.json`
 //! (`version: 1`, each event a flat list of handlers, timeouts in seconds).
 
+use crate::model::AgentName;
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
 use super::hook::call::Call;
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
+use crate::model::labels::DENIED;
 
 pub struct Cursor;
 
 /// Cursor, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "cursor",
-    display_name: "Cursor",
+    name: AgentName::CURSOR.name,
+    display_name: AgentName::CURSOR.display_name,
     program: "cursor-agent",
     events: "beforeShellExecution, beforeMCPExecution; sessionEnd (a conversation's rules end with it)",
     setup_done: "setup-done-cursor",

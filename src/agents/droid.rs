@@ -6,20 +6,22 @@
 //! autonomy off, and commands above the level's risk otherwise. An allow bypasses
 //! Droid's own prompt; no decision leaves it to Droid.
 
+use crate::model::AgentName;
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
 use super::hook::call::{text, Call, Replace};
 use super::hook::permission::{self, Verdict};
 use super::setup::{handler, FileChange, JsonEdit, Section, Setup, SetupError, DAY_SECS};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
+use crate::model::labels::DENIED;
 
 pub struct Droid;
 
 /// Factory Droid, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "droid",
-    display_name: "Factory Droid",
+    name: AgentName::DROID.name,
+    display_name: AgentName::DROID.display_name,
     program: "droid",
     events: "PreToolUse for Execute, Edit, Create and ApplyPatch, where Droid would ask; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-droid",

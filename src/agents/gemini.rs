@@ -9,20 +9,22 @@
 //! prompt as before. The hook must never stay silent: Gemini reads silence, or text
 //! that is not JSON, as allow.
 
+use crate::model::AgentName;
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
 use super::hook::call::{Call, ToolNames};
 use super::hook::permission::{self, Verdict};
 use super::setup::{FileChange, JsonEdit, Setup, SetupError, DAY_SECS, MCP_NAME};
-use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version, DENIED};
+use super::{Agent, HookAsk, HookInput, HookInputError, Integration, Version};
+use crate::model::labels::DENIED;
 
 pub struct Gemini;
 
 /// Gemini CLI, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "gemini",
-    display_name: "Gemini CLI",
+    name: AgentName::GEMINI.name,
+    display_name: AgentName::GEMINI.display_name,
     program: "gemini",
     events: "BeforeTool; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-gemini",

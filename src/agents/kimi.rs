@@ -9,6 +9,7 @@
 //! `command`; `timeout` in seconds); its tools are `Bash` (`command`), `Write`
 //! (`path`, `content`) and `Edit` (`path`, `old_string`, `new_string`).
 
+use crate::model::AgentName;
 use std::path::Path;
 
 use serde_json::{json, Value};
@@ -23,8 +24,8 @@ pub struct Kimi;
 
 /// Kimi Code, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "kimi",
-    display_name: "Kimi Code",
+    name: AgentName::KIMI.name,
+    display_name: AgentName::KIMI.display_name,
     program: "kimi",
     events: "PreToolUse for Bash, Write and Edit (the policy's denies only)",
     setup_done: "setup-done-kimi",

@@ -11,6 +11,7 @@
 //! newer releases) and `fs_write` (`command`: `create` with `file_text`,
 //! `str_replace` with `old_str`/`new_str`, `insert` and `append` with `new_str`).
 
+use crate::model::AgentName;
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
@@ -22,8 +23,8 @@ pub struct Kiro;
 
 /// Kiro CLI, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "kiro",
-    display_name: "Kiro CLI",
+    name: AgentName::KIRO.name,
+    display_name: AgentName::KIRO.display_name,
     program: "kiro-cli",
     events: "preToolUse for execute_bash and fs_write (the policy's denies only)",
     setup_done: "setup-done-kiro",

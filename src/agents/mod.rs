@@ -22,6 +22,7 @@ pub mod stop_review;
 pub mod transcript;
 pub mod version;
 
+use crate::model::labels::DENIED;
 use serde_json::{Map, Value};
 
 use crate::model::{Answer, Context, Question};
@@ -386,5 +387,17 @@ impl HookAsk {
     }
 }
 
-/// The sentence an agent reads when the person pressed Deny.
-pub const DENIED: &str = "The user denied this in User Questions.";
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::AgentName;
+
+    /// The layers below the hooks know each agent by its names alone: every agent here
+    /// is named there, in the same order.
+    #[test]
+    fn every_agent_is_named_below_the_hooks() {
+        let here = Agent::ALL.map(|a| (a.name, a.display_name));
+        let named = AgentName::ALL.map(|a| (a.name, a.display_name));
+        assert_eq!(here, named);
+    }
+}

@@ -3,6 +3,7 @@
 //! `PreToolUse` runs after approval, so only `PermissionRequest` can decide. Its hook
 //! timeouts are seconds, except that a value of 1000 or more is read as milliseconds.
 
+use crate::model::AgentName;
 use serde_json::json;
 use user_questions_i18n::Text;
 
@@ -15,8 +16,8 @@ pub struct Qwen;
 
 /// Qwen Code, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "qwen",
-    display_name: "Qwen Code",
+    name: AgentName::QWEN.name,
+    display_name: AgentName::QWEN.display_name,
     program: "qwen",
     events: "PermissionRequest; SessionEnd (a session's rules end with it)",
     setup_done: "setup-done-qwen",

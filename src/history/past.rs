@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use super::store::{self, Query};
-use crate::agents::Agent;
 use crate::model::Intent;
 use crate::policy::{Action, Kind, Policy, Rule, Verdict, ACTION};
 use crate::review::shown;
@@ -38,7 +37,7 @@ pub fn would_have_decided(
         let Some(policy) = policy else { continue };
         // Read once, judged against the rules in force and each set added.
         let read = match &action.kind {
-            Kind::Command(command) => Some(crate::policy::shell::read(command)),
+            Kind::Command(command) => Some(user_questions_shell::read(command)),
             _ => None,
         };
         if policy.decide_read(&action, read.as_ref()).decision != Verdict::Ask {
@@ -66,7 +65,7 @@ fn action_of(e: &store::Entry) -> Option<Action> {
     };
     let context = e.context.as_ref().or(e.request.get("context"));
     let text = |k: &str| context.and_then(|c| c[k].as_str()).map(str::to_owned);
-    let agent = text("source").as_deref().and_then(Agent::shown_as);
+    let agent = text("source").as_deref().and_then(crate::model::AgentName::shown_as);
     Some(Action {
         kind,
         cwd: text("project").map(PathBuf::from),

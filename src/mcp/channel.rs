@@ -17,7 +17,7 @@ use user_questions_i18n::Text;
 use crate::agents::claude_code::TOOLS;
 use crate::agents::hook::call::Call;
 use crate::agents::hook::permission::{self, Verdict};
-use crate::agents::DENIED;
+use crate::model::labels::DENIED;
 use crate::model::{Answer, Question, UserQuestionError};
 use crate::tool;
 

@@ -9,6 +9,8 @@ pub const DENY: &str = "Deny";
 /// Allow, kept as a rule of the agent's session: a choice of a door (the phone's poll),
 /// never a label an asker reads.
 pub const ALLOW_SESSION: &str = "Allow for this session";
+/// The sentence an agent reads when the person pressed Deny.
+pub const DENIED: &str = "The user denied this in User Questions.";
 
 /// A plan under review.
 pub const PLAN_REVIEW: &str = "plan-review";

@@ -26,15 +26,13 @@ pub mod trust;
 pub mod words;
 pub mod yours;
 
-pub use user_questions_shell as shell;
-
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use rules::Fit;
 pub use rules::{Origin, Rule, RulesError, Verdict, What};
-use shell::{Part, Unreadable, Word};
+use user_questions_shell::{self as shell, Part, Unreadable, Word};
 
 /// The key of a permission intent's action ([`Kind`]).
 pub const ACTION: &str = "action";

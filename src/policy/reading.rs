@@ -7,8 +7,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::shell::{Part, Run};
 use super::{known, Action, By, Decision, Kind, Verdict};
+use user_questions_shell::{Part, Run};
 
 /// The key of a permission intent's parts ([`Explained`]).
 pub const PARTS: &str = "parts";
@@ -67,7 +67,7 @@ pub struct Explained {
     /// The file written, or the name a part that cannot be read is about (`eval`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
-    /// Why it cannot be read: a code of [`super::shell::Unreadable`] (`runs-text`).
+    /// Why it cannot be read: a code of [`user_questions_shell::Unreadable`] (`runs-text`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<String>,
     pub why: Why,

@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::shell::grammar::Arg;
-use super::shell::{Run, Word};
+use user_questions_shell::grammar::Arg;
+use user_questions_shell::{Run, Word};
 
 use super::known::{self, READ_ONLY};
 use super::sensitive;

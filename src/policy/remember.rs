@@ -10,8 +10,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::rules::{Entry, Origin, Rule, Verdict};
-use super::shell::{Part, Run};
 use super::{Action, By, Decision, Kind, Policy};
+use user_questions_shell::{Part, Run};
 
 /// How far the action is generalised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -330,7 +330,7 @@ mod tests {
                     let unreadable = other.kind.clone() == Kind::Command(format!("{command}; eval \"$X\""));
                     assert!(!(by_way && unreadable), "{command}: {:?} allows {:?}", way.entries, other.kind);
                     // An exact way of a one-part command allows no other command at all.
-                    let one_part = crate::policy::shell::read(command).parts.len() == 1;
+                    let one_part = user_questions_shell::read(command).parts.len() == 1;
                     let exact = way.breadth == Breadth::Exact && one_part;
                     assert!(!(by_way && exact), "{command}: {:?} allows {:?}", way.entries, other.kind);
                 }

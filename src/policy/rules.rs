@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::shell::{Run, Word};
+use user_questions_shell::{Run, Word};
 
 /// What a rule says. Deny beats ask beats allow: the order is the strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -10,8 +10,7 @@ use std::path::Path;
 
 use super::remember::{self, Breadth, Reach, Way};
 use super::{Action, Kind, Policy};
-use crate::agents::Agent;
-use crate::model::{Intent, Request};
+use crate::model::{AgentName, Intent, Request};
 
 /// What a permission request asks to do, by whom and where: its intent's action in
 /// its context. `None` for any other request.
@@ -19,7 +18,7 @@ pub fn action_of(request: &Request) -> Option<Action> {
     let [q] = request.questions.as_slice() else { return None };
     let kind = q.intent.as_ref().filter(|i| i.kind == Intent::PERMISSION).and_then(Kind::of)?;
     let context = request.context.clone().unwrap_or_default();
-    let agent = context.source.as_deref().and_then(Agent::shown_as).map(|a| a.name.to_owned());
+    let agent = context.source.as_deref().and_then(AgentName::shown_as).map(|a| a.name.to_owned());
     Some(Action { kind, cwd: context.project.map(Into::into), agent, session: context.session })
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::sensitive;
-use super::shell::Run;
+use user_questions_shell::Run;
 
 /// git's reading subcommands that show a file's content whatever their options.
 const SHOWS_CONTENT: &[&str] = &["show", "diff", "blame", "grep", "cat-file", "stash"];

@@ -93,7 +93,7 @@ fn allowed(rule: &Rule, text: &Text) -> String {
     }
 }
 
-/// Why a part cannot be read with certainty (a code of [`super::shell::Unreadable`]),
+/// Why a part cannot be read with certainty (a code of [`user_questions_shell::Unreadable`]),
 /// about `subject` where there is one: "eval runs text that cannot be read here".
 pub fn unreadable(code: &str, subject: Option<&str>, text: &Text) -> String {
     let key = match code {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use user_questions::policy::sensitive;
-use user_questions::policy::shell::Run;
+use user_questions_shell::Run;
 
 /// The system calls traced: programs run, files opened, made, removed, renamed or
 /// touched, sockets connected, the clock set.
@@ -106,10 +106,11 @@ impl Verdict<'_> {
         if WRAPPERS.contains(&name) && (1..argv.len()).any(|k| judged(&argv[k..])) {
             return true;
         }
-        // xargs given only options (through nested xargs too) runs `echo`, as it was
-        // read.
+        // xargs read as given no program runs `echo` (through nested xargs too, and
+        // whatever its options' values are): xargs itself is judged, and what it then
+        // executes is traced and judged as its own process is.
         let default_echo = self.runs.iter().any(|r| r.open && r.name() == Some("echo"));
-        if name == "xargs" && default_echo && argv[1..].iter().all(|a| a.starts_with('-') || a == "xargs") {
+        if name == "xargs" && default_echo {
             return true;
         }
         if SHELLS.contains(&name) {

@@ -165,10 +165,13 @@ pub fn read(command: &str) -> Reading {
         let text = command.chars().take(80).collect::<String>() + "…";
         return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::TooLong }] };
     }
-    // A NUL byte can be in no word bash is handed (an argument ends at it), so a
+    // A control character other than a tab or a newline is not read the same way by
+    // bash and the parser: a NUL ends the word bash hands a program, and tree-sitter-bash
+    // takes a carriage return, a vertical tab or a form feed for a blank where bash
+    // reads each as a letter of its word (`xargs \r-x` runs the program `\r-x`). A
     // command holding one is not what the agent will run, whatever its parse says.
-    if command.contains('\0') {
-        let text = command.replace('\0', "\\0").chars().take(80).collect();
+    if command.chars().any(|c| c.is_ascii_control() && c != '\t' && c != '\n') {
+        let text = command.escape_debug().take(80).collect();
         return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
     }
     walk::read(command, 0, Folder::default())

@@ -297,3 +297,15 @@ fn words_the_parser_misplaces_are_not_read() {
     reads("sort data.txt 2>/dev/null -o F", &["run sort data.txt", "unreadable syntax"]);
     reads("cat a 2>/dev/null", &["run cat a"]);
 }
+
+#[test]
+fn a_control_character_bash_reads_as_a_letter_is_unreadable() {
+    // tree-sitter-bash splits words at these; bash does not.
+    for command in ["xargs \r-prl3 \r-pt", "ls \\\n \\\npA@\u{b}\\\np", "cat\x0c.env", "ls\x1b"] {
+        assert!(
+            matches!(read(command).parts.as_slice(), [Part::Unreadable { why: Unreadable::Syntax, .. }]),
+            "{command:?}"
+        );
+    }
+    assert!(matches!(read("ls\t-la\nls").parts.as_slice(), [Part::Run(_), Part::Run(_)]));
+}

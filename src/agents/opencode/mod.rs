@@ -10,6 +10,7 @@
 mod v1;
 mod v2;
 
+use crate::model::AgentName;
 use serde_json::Value;
 use user_questions_i18n::Text;
 
@@ -20,8 +21,8 @@ pub struct OpenCode;
 
 /// OpenCode, as `userq` names and finds it.
 pub const AGENT: Agent = Agent {
-    name: "opencode",
-    display_name: "OpenCode",
+    name: AgentName::OPENCODE.name,
+    display_name: AgentName::OPENCODE.display_name,
     program: "opencode",
     events: "permission.asked, question.asked; in OpenCode 2 its permission evaluate hook and question forms (from the plugin setup writes)",
     setup_done: "setup-done-opencode",

@@ -10,7 +10,8 @@ use user_questions_i18n::Text;
 use super::strings;
 use crate::agents::hook::call::{shown_path, text, Call};
 use crate::agents::hook::permission::{self, Choice, Verdict};
-use crate::agents::{HookAsk, HookInput, HookInputError, DENIED};
+use crate::agents::{HookAsk, HookInput, HookInputError};
+use crate::model::labels::DENIED;
 use crate::model::{Answer, Question};
 use crate::review::shown::fenced;
 

@@ -42,7 +42,7 @@ Examples:
   echo '{\"questions\":[{\"id\":\"q\",\"question\":\"Name?\"}]}' | userq ask --json
   userq pending                                 what is waiting, one a line
   userq mcp                                     an MCP server on stdio for any MCP client
-  userq setup claude-code                       send Claude Code's prompts here (also codex, gemini, copilot, qwen, droid, cursor, opencode, antigravity)
+  userq setup claude-code                       send Claude Code's prompts here (also {agents})
   userq doctor                                  check each agent's hooks and the server
   userq review                                  ask for a review of the working tree's changes
   userq ssh devbox                              agents on devbox ask here, over SSH (Ctrl-C stops)
@@ -50,8 +50,14 @@ Examples:
 The socket is $USERQ_SOCKET, else $XDG_RUNTIME_DIR/user-questions/userq.sock,
 else <temp dir>/user-questions-<uid>/userq.sock.";
 
+/// The examples after `userq --help`, naming every agent `userq setup` knows.
+fn examples() -> String {
+    let others: Vec<&str> = Agent::ALL.iter().skip(1).map(|a| a.name).collect();
+    EXAMPLES.replace("{agents}", &others.join(", "))
+}
+
 #[derive(Parser)]
-#[command(name = "userq", version, about = "Where AI agents' questions reach a person.", after_help = EXAMPLES)]
+#[command(name = "userq", version, about = "Where AI agents' questions reach a person.", after_help = examples())]
 struct Cli {
     /// The socket to serve or to connect to.
     #[arg(long, global = true, value_name = "PATH")]

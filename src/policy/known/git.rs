@@ -38,8 +38,8 @@
 //! network. Format values run gpg: `%G?`, `%GS`, `%GK`, ... in `--format`/`--pretty`,
 //! `%(signature)` in `branch`/`tag --format`; `--pretty=<name>` names a config alias.
 
-use super::grammar::Grammar;
 use super::Sub;
+use user_questions_shell::grammar::Grammar;
 
 /// git's global options (before the subcommand) that change nothing that runs or where it reads.
 /// `-C` takes the next word only (`-Cdir` is an error to git); the caller checks its path.

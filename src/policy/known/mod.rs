@@ -13,11 +13,11 @@ mod subcommands;
 mod table;
 
 use super::sensitive;
-pub use super::shell::grammar;
-use super::shell::grammar::{Arg, Grammar, Misfit};
-use super::shell::{Folder, Run, Word};
 pub use subcommands::git_subcommand;
 pub use table::READ_ONLY;
+pub use user_questions_shell::grammar;
+use user_questions_shell::grammar::{Arg, Grammar, Misfit};
+use user_questions_shell::{Folder, Run, Word};
 
 /// How an entry's words are judged beyond its grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -405,7 +405,7 @@ pub fn markdown() -> String {
             out.push_str(&format!("| `{program} {}` | {} |\n", sub.path.join(" "), row(&sub.grammar, Check::None)));
         }
     }
-    let harmless: Vec<String> = super::shell::HARMLESS.iter().map(|v| format!("`{v}`")).collect();
+    let harmless: Vec<String> = user_questions_shell::HARMLESS.iter().map(|v| format!("`{v}`")).collect();
     out.push_str(&format!("\nVariables that may be set: {}.\n\n", harmless.join(", ")));
     out.push_str(&sensitive::markdown());
     out

@@ -5,8 +5,8 @@
 //! or `--work-tree` (not in the global grammar).
 
 use super::git::{DOCKER, DOCKER_GLOBAL, GIT, GIT_GLOBAL};
-use super::grammar::{Arg, Grammar};
 use super::{misfit_judgement, Judgement, Sub};
+use user_questions_shell::grammar::{Arg, Grammar};
 
 /// Each program with its global grammar and its subcommands, for the docs' table.
 pub const TABLES: &[(&str, &Grammar, &[Sub])] = &[("git", &GIT_GLOBAL, GIT), ("docker", &DOCKER_GLOBAL, DOCKER)];

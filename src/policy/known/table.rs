@@ -14,8 +14,8 @@
 //! program reads as an option is hidden as a value. Where even that could hide one (`date -I`),
 //! the short form is left out and only the long one declared.
 
-use super::grammar::Grammar;
 use super::{Check, ReadOnly};
+use user_questions_shell::grammar::Grammar;
 
 /// A GNU getopt grammar: options may follow operands, any number of operands.
 const fn gnu(flags: &'static str, valued: &'static str, long: &'static [&'static str]) -> Grammar {

@@ -88,7 +88,7 @@ fn declarations() -> String {
         WayView::decl(),
     ];
     let mut out = String::from(
-        "// Generated from the Rust types by crates/window/src/bindings.rs (ts-rs): do not edit.\n\
+        "// Generated from the Rust types by src-tauri/window/src/bindings.rs (ts-rs): do not edit.\n\
          // `make bindings` writes it again; the test fails when it is stale.\n",
     );
     for d in decls {
