@@ -133,7 +133,8 @@ fn past_counts(config: &Path) {
     for i in 0..2_000 {
         let command = format!("cargo build -p crate{i} && cat Cargo.toml | grep version");
         let mut q = user_questions::agents::hook::permission::question(
-            "Run this command?".into(),
+            &user_questions::wording::Worded::new("hook-run-command"),
+            &user_questions_i18n::Text::for_tag("en"),
             "Bash",
             format!("```sh\n{command}\n```"),
             &[],

@@ -8,7 +8,7 @@ use user_questions_i18n::Text;
 
 use crate::glance;
 use crate::model::labels::DENY;
-use crate::model::{Answer, AnswerItem, Context, Intent, Request};
+use crate::model::{Answer, AnswerItem, Context, Intent, Kind, Request};
 
 /// The subject's length in a batch's line.
 const SUBJECT: usize = 80;
@@ -17,7 +17,7 @@ const SUBJECT: usize = 80;
 /// plain Deny without one); `None` for any other request.
 pub fn answer(request: &Request, allow: bool, reason: Option<&str>) -> Option<Answer> {
     let [q] = request.questions.as_slice() else { return None };
-    let intent = q.intent.as_ref().filter(|i| i.kind == Intent::PERMISSION)?;
+    let intent = q.intent.as_ref().filter(|_| Kind::of(q).batches())?;
     let item = match (allow, reason.map(str::trim).filter(|r| !r.is_empty())) {
         (true, _) => AnswerItem::selected(&q.id, &[&intent.approve]),
         (false, Some(reason)) => AnswerItem::custom(&q.id, reason),

@@ -15,8 +15,7 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::history::decider::Decider;
-use crate::model::labels::{CODE_REVIEW, PERMISSION, PLAN_REVIEW};
-use crate::model::{Answer, AnswerItem, Request, UserQuestionError};
+use crate::model::{Answer, AnswerItem, Kind, Lapse, Request, UserQuestionError};
 use crate::service::{Answerer, Ask, Next, Scope, UserQuestions};
 use crate::settings::Settings;
 
@@ -106,21 +105,21 @@ impl Answerer for Deadline {
 /// sent back with the reason; with none of those in it, the whole ask dismissed.
 pub fn decide(request: &Request, deadline: Duration) -> Result<Answer, UserQuestionError> {
     let after = humantime::format_duration(deadline).to_string();
-    let reason = |kind: &str| match kind {
-        PERMISSION => Some(format!(
+    let reason = |kind: Kind| match kind.lapse() {
+        Lapse::Deny => Some(format!(
             "Denied: nobody answered within {after}, the person's deadline for questions. Do not do this now; \
              carry on with what needs no permission, or ask again later."
         )),
-        PLAN_REVIEW | CODE_REVIEW => Some(format!(
+        Lapse::SendBack => Some(format!(
             "Not approved: nobody answered within {after}, the person's deadline for questions. Do not go on with \
              it; wait, or ask for the review again later."
         )),
-        _ => None,
+        Lapse::Skip => None,
     };
     let items: Vec<AnswerItem> = request
         .questions
         .iter()
-        .map(|q| match q.intent.as_ref().and_then(|i| reason(&i.kind)) {
+        .map(|q| match reason(Kind::of(q)) {
             Some(reason) => AnswerItem::custom(q.id.clone(), reason),
             None => AnswerItem::skipped(q.id.clone()),
         })
@@ -135,7 +134,7 @@ pub fn decide(request: &Request, deadline: Duration) -> Result<Answer, UserQuest
 mod tests {
     use super::*;
     use crate::agents::hook::permission::{self, Verdict};
-    use crate::model::labels::{ALLOW, APPROVE, REVISE};
+    use crate::model::labels::{ALLOW, APPROVE, PERMISSION, PLAN_REVIEW, REVISE};
     use crate::model::{ErrorCode, Intent, Question};
     use crate::review::plan;
 

@@ -27,6 +27,7 @@ pub mod matrix;
 pub mod mcp;
 pub mod model;
 pub mod paths;
+pub mod pick;
 pub mod place;
 pub mod policy;
 pub mod relay;

@@ -4,40 +4,86 @@
 //! asker is the label the protocol names, in every language: only the shown text
 //! changes. An agent's own labels are shown as they came.
 
-use user_questions_i18n::Text;
+use std::collections::BTreeMap;
 
-use crate::model::labels::{
-    ALLOW, APPROVE, APPROVE_EDITS, CODE_REVIEW, DECLINE, DENY, ELICITATION, OPEN, PERMISSION, PLAN_HEADER,
-    PLAN_QUESTION, PLAN_REVIEW, REQUEST_CHANGES, REVIEW_HEADER, REVIEW_QUESTION, REVISE, SEND,
-};
-use crate::model::{Intent, Question, QuestionOption};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use user_questions_i18n::{Arg, Text};
+
+use crate::model::{Intent, Kind, Question, QuestionOption};
 use crate::service::Progress;
 
-/// The product's own labels, by intent, and the messages that show each and its
-/// description.
-const OWN: [(&str, &str, &str, &str); 10] = [
-    (PERMISSION, ALLOW, "label-allow", "label-allow-description"),
-    (PERMISSION, DENY, "label-deny", "label-deny-description"),
-    (PLAN_REVIEW, APPROVE, "label-approve", "label-approve-description"),
-    (PLAN_REVIEW, REVISE, "label-revise", "label-revise-description"),
-    (PLAN_REVIEW, APPROVE_EDITS, "label-approve-edits", "label-approve-edits-description"),
-    (ELICITATION, SEND, "label-send", ""),
-    (ELICITATION, DECLINE, "label-decline", ""),
-    (ELICITATION, OPEN, "label-open", ""),
-    (CODE_REVIEW, APPROVE, "label-approve", "label-approve-changes-description"),
-    (CODE_REVIEW, REQUEST_CHANGES, "label-request-changes", "label-request-changes-description"),
+/// Words of the product's own kept as their message and its arguments, so that each
+/// door says them in its own person's language: a permission's title travels in its
+/// intent as `title`, and the window words it again. Only the messages of [`TITLES`]
+/// are said again; the arguments (a path, a URL, a tool) are the asker's, and stay as
+/// they came.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Worded {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub args: BTreeMap<String, Value>,
+}
+
+/// The messages a question's title may be worded again by: a permission's.
+pub const TITLES: &[&str] = &[
+    "hook-run-command",
+    "hook-edit",
+    "hook-write",
+    "hook-fetch",
+    "hook-use",
+    "hook-delete",
+    "hook-patch",
+    "hook-network",
+    "hook-mcp",
 ];
+
+/// The key of a permission intent's title.
+pub const TITLE: &str = "title";
+
+impl Worded {
+    pub fn new(message: &str) -> Self {
+        Self { message: message.to_owned(), args: BTreeMap::new() }
+    }
+
+    pub fn arg(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.args.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// The words in `text`'s language; `None` for a message not of [`TITLES`], or an
+    /// argument neither text nor a number.
+    pub fn said(&self, text: &Text) -> Option<String> {
+        if !TITLES.contains(&self.message.as_str()) {
+            return None;
+        }
+        let args = self
+            .args
+            .iter()
+            .map(|(name, value)| match value {
+                Value::String(s) => Some((name.as_str(), Arg::Str(s))),
+                Value::Number(n) => n.as_f64().map(|n| (name.as_str(), Arg::Num(n))),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(text.tr_args(&self.message, &args))
+    }
+
+    /// The title kept in a question's intent, if it has one the door can say.
+    pub fn of(intent: Option<&Intent>) -> Option<Self> {
+        serde_json::from_value(intent?.extra.get(TITLE)?.clone()).ok()
+    }
+}
 
 /// One option of a question with `intent`, as the person sees it.
 pub fn shown_option(intent: Option<&Intent>, option: &QuestionOption, text: &Text) -> QuestionOption {
-    let kind = intent.map(|i| i.kind.as_str());
-    match OWN.iter().find(|(k, label, ..)| Some(*k) == kind && *label == option.label) {
-        Some((_, _, label, description)) => QuestionOption {
-            label: text.tr(label),
-            // The form's own descriptions name its server, and are already worded.
-            description: match *description {
-                "" => option.description.clone(),
-                id => option.description.as_ref().map(|_| text.tr(id)),
+    let kind = intent.map_or(Kind::Generic, |i| Kind::of_tag(&i.kind));
+    match kind.own_labels().iter().find(|own| own.label == option.label) {
+        Some(own) => QuestionOption {
+            label: text.tr(own.message),
+            description: match own.description {
+                None => option.description.clone(),
+                Some(id) => option.description.as_ref().map(|_| text.tr(id)),
             },
         },
         None => option.clone(),
@@ -55,20 +101,21 @@ pub fn ended(code: &str, text: &Text) -> String {
     text.tr_args("history-ended", &[("code", code.into())])
 }
 
-/// The question text and header of a plan review as `review_plan` words them, shown
-/// in the person's language; any other question as it came.
+/// The question text and header of a plan review as `review_plan` words them, and a
+/// permission's title, shown in the person's language; any other question as it came.
 pub fn shown_title(
     intent: Option<&Intent>,
     question: &str,
     header: Option<&str>,
     text: &Text,
 ) -> (String, Option<String>) {
-    let kind = intent.map(|i| i.kind.as_str());
-    let (ours, own_header) = match kind {
-        Some(PLAN_REVIEW) => ((PLAN_QUESTION, "label-plan-question"), (PLAN_HEADER, "label-plan-header")),
-        Some(CODE_REVIEW) => ((REVIEW_QUESTION, "label-review-question"), (REVIEW_HEADER, "label-review-header")),
-        _ => return (question.to_owned(), header.map(str::to_owned)),
-    };
+    let kind = intent.map_or(Kind::Generic, |i| Kind::of_tag(&i.kind));
+    if kind == Kind::Permission {
+        let worded = Worded::of(intent).and_then(|w| w.said(text));
+        return (worded.unwrap_or_else(|| question.to_owned()), header.map(str::to_owned));
+    }
+    let Some(own) = kind.own_title() else { return (question.to_owned(), header.map(str::to_owned)) };
+    let (ours, own_header) = (own.question, own.header);
     let question = if question == ours.0 { text.tr(ours.1) } else { question.to_owned() };
     let header = match header {
         Some(h) if h == own_header.0 => Some(text.tr(own_header.1)),
@@ -97,6 +144,7 @@ pub fn progress(progress: &Progress, text: &Text) -> String {
 mod tests {
     use super::*;
     use crate::agents::hook::permission;
+    use crate::model::labels::{ALLOW, DENY};
     use crate::tool;
 
     #[test]
@@ -113,9 +161,30 @@ mod tests {
 
         let theirs = Question::new("q", "Approve?").option("Approve", None);
         assert_eq!(shown_label(&theirs, "Approve", &zh), "Approve", "an agent's own label is its own");
-        let permission = permission::question("Run?".into(), "Bash", "ls".into(), &[]);
+        let permission =
+            permission::question(&Worded::new("hook-run-command"), &Text::for_tag("en"), "Bash", "ls".into(), &[]);
         assert_eq!(shown_label(&permission, DENY, &zh), "拒绝");
         assert_eq!(shown_label(&permission, ALLOW, &Text::for_tag("en")), "Allow");
+    }
+
+    #[test]
+    fn a_permission_asked_in_english_is_titled_in_the_persons_language() {
+        let (en, zh) = (Text::for_tag("en"), Text::for_tag("zh-CN"));
+        let edit = Worded::new("hook-edit").arg("path", "src/main.rs");
+        let q = permission::question(&edit, &en, "Edit", "diff".into(), &[]);
+        assert_eq!(q.question, "Edit src/main.rs?");
+        assert_eq!(shown_title(q.intent.as_ref(), &q.question, None, &zh).0, "编辑 src/main.rs？");
+        // A title the product does not word, or an argument that is not text, is shown
+        // as it came: an asker cannot make a door say another of its messages.
+        for hostile in [
+            serde_json::json!({"message": "label-allow"}),
+            serde_json::json!({"message": "hook-edit", "args": {"path": {"x": 1}}}),
+            serde_json::json!("hook-edit"),
+        ] {
+            let mut q = q.clone();
+            q.intent.as_mut().unwrap().extra.insert(TITLE.into(), hostile);
+            assert_eq!(shown_title(q.intent.as_ref(), &q.question, None, &zh).0, "Edit src/main.rs?");
+        }
     }
 
     #[test]

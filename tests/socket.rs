@@ -606,3 +606,66 @@ async fn a_number_no_float_holds_never_stops_a_connection() {
     assert_eq!((r["id"].as_u64(), r["error"]["data"]["code"].as_str()), (Some(4), Some("NO_PROVIDER")), "{r}");
     assert!(p.call("questions/pending", json!({})).await["result"].is_object());
 }
+
+#[tokio::test]
+async fn a_file_pick_is_answered_with_paths_under_its_root_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join("config")).unwrap();
+    std::fs::write(root.join("config/app.toml"), "").unwrap();
+    std::fs::write(root.join("README.md"), "").unwrap();
+    std::fs::write(dir.path().join("secret.toml"), "").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("secret.toml"), root.join("link.toml")).unwrap();
+    let s = TestServer::start().await;
+    let (mut asker, mut answerer) = s.asker_and_answerer(json!("any")).await;
+    let pick = |root: &std::path::Path| {
+        json!({"questions": [{"id": "cfg", "question": "Which config?", "multiSelect": true,
+                              "pick": {"of": "files", "root": root, "globs": ["*.toml"]}}]})
+    };
+
+    // A root that is not a folder here is the request's fault, named.
+    for (bad, why) in [(root.join("gone"), "does not exist"), (root.join("README.md"), "is not a folder")] {
+        let r = asker.call("ask", pick(&bad)).await;
+        assert_eq!(r["error"]["data"]["code"], "BAD_REQUEST", "{r}");
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(message.contains("questions[0].pick.root") && message.contains(why), "{message}");
+    }
+    let r = asker
+        .call(
+            "ask",
+            json!({"questions": [{"id": "q", "question": "?", "options": [{"label": "a"}],
+                                                      "pick": {"of": "files", "root": root}}]}),
+        )
+        .await;
+    assert!(r["error"]["message"].as_str().unwrap().contains("cannot have options"), "{r}");
+
+    // Paths outside the root, missing, of the wrong kind or outside the globs do not fit.
+    let id = asker.start("ask", pick(&root)).await;
+    let offer = answerer.expect("questions/offer").await;
+    assert_eq!(offer["params"]["request"]["questions"][0]["pick"]["of"], "files", "answerers see the pick");
+    let ask = offer["params"]["ask"].clone();
+    answerer.reply(&offer["id"], json!({"claim": true})).await;
+    for (path, why) in [
+        ("../secret.toml", "not a path relative to the root"),
+        ("link.toml", "leads out of"),
+        ("config/gone.toml", "does not exist"),
+        ("config", "is a folder"),
+        ("README.md", "fits none of *.toml"),
+    ] {
+        let answer = json!({"answers": [{"id": "cfg", "selected": [path]}]});
+        let r = answerer.call("questions/answer", json!({"ask": ask, "answer": answer})).await;
+        assert_eq!(r["error"]["data"]["code"], "BAD_ANSWER", "{path}: {r}");
+        assert!(r["error"]["message"].as_str().unwrap().contains(why), "{path}: {r}");
+    }
+    let answer = json!({"answers": [{"id": "cfg", "selected": ["config/app.toml"]}]});
+    let r = answerer.call("questions/answer", json!({"ask": ask, "answer": answer.clone()})).await;
+    assert_eq!(r["result"], json!({}));
+    assert_eq!(asker.recv().await, json!({"jsonrpc": "2.0", "id": id, "result": answer}));
+
+    // A door that does not know the kind answers with typed text, as for any question.
+    asker.start("ask", pick(&root)).await;
+    let offer = answerer.expect("questions/offer").await;
+    let typed = json!({"answers": [{"id": "cfg", "selected": [], "custom": "the one in config/"}]});
+    answerer.reply(&offer["id"], json!({"answer": typed.clone()})).await;
+    assert_eq!(asker.recv().await["result"], typed);
+}

@@ -35,7 +35,7 @@ lastMessage?: string, };
 
 type AgentView = { id: string, client: string | null, delegationDepth: number, };
 
-type Presentation = "form" | "planReview" | "permission" | "elicitation" | "codeReview";
+type QuestionKind = "generic" | "permission" | "plan-review" | "code-review" | "elicitation" | "file-pick";
 
 type QuestionView = { id: string, question: string, header: string | null, 
 /**
@@ -49,14 +49,9 @@ detailHtml: string | null, options: Array<QuestionOption>,
  */
 shownOptions: Array<QuestionOption>, multiSelect: boolean, intent: Intent | null, 
 /**
- * The intent is a plan review this window knows how to present.
+ * The kind the window presents it as ([`presented`]).
  */
-planReview: boolean, 
-/**
- * The intent is a permission prompt (an agent's hook): Allow, any "always allow"
- * choices, Deny, and typed text as the reason to deny.
- */
-permission: boolean, };
+kind: QuestionKind, };
 
 type Revision = { 
 /**
@@ -137,7 +132,7 @@ client: string | null,
 /**
  * Where the ask comes from: project, session, kind of agent.
  */
-context: Context | null, since: string, presentation: Presentation, questions: Array<QuestionView>, draft: Draft | null, 
+context: Context | null, since: string, presentation: QuestionKind, questions: Array<QuestionView>, draft: Draft | null, 
 /**
  * The answer can be remembered (one single-select question, not a plan review).
  */
@@ -202,7 +197,7 @@ client: string | null,
 /**
  * Where the ask comes from: project, session, kind of agent.
  */
-context: Context | null, since: string, presentation: Presentation, questions: Array<QuestionView>, draft: Draft | null, 
+context: Context | null, since: string, presentation: QuestionKind, questions: Array<QuestionView>, draft: Draft | null, 
 /**
  * The answer can be remembered (one single-select question, not a plan review).
  */

@@ -15,17 +15,27 @@ import { dismiss, draftOf } from "./form/act.js";
 import { codeReview } from "./form/code-review.js";
 import { elicitation } from "./form/elicitation.js";
 import { permission } from "./form/permission.js";
-import { planReview } from "./form/plan.js";
-import { question } from "./form/question.js";
+import { planReview } from "./form/plan-review.js";
+import { generic } from "./form/generic.js";
 
 export { whenStale } from "./form/act.js";
 
-/** Each presentation of an ask, by the name Rust gives it. @type {Record<Presentation, FormPresentation>} */
-const PRESENTATIONS = { form: question, permission, planReview, codeReview, elicitation };
+/**
+ * Each kind's presentation, one module of ui/form/ each, named as its kind; a kind
+ * with none here is shown as the generic form (`presented` in Rust says which).
+ * @type {Partial<Record<QuestionKind, FormPresentation>>}
+ */
+const PRESENTATIONS = {
+  generic,
+  permission,
+  "plan-review": planReview,
+  "code-review": codeReview,
+  elicitation,
+};
 
 /** @param {ListedAsk} view @returns {HTMLFormElement} */
 export function formFor(view) {
-  const shown = PRESENTATIONS[view.presentation] || question;
+  const shown = PRESENTATIONS[view.presentation] || generic;
   const form = el("form", { class: "ask", tabIndex: -1 });
   form.dataset.ask = view.ask;
   form.dataset.agent = view.agent ? view.agent.id : "";

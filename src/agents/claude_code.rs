@@ -127,8 +127,7 @@ pub fn permission_request(hook: &HookInput, tool: &str, input: &Value, names: &T
         hook.fields.get("permission_suggestions").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut choices: Vec<Choice> = suggestions.iter().map(|s| always_allow(s, words)).collect();
     permission::unique_labels(&mut choices);
-    let question =
-        permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &choices);
+    let question = permission::question(&call.title(hook.cwd()), words, tool, call.detail(hook.cwd(), words), &choices);
     HookAsk::new(vec![question], move |answer| {
         let decision = match permission::verdict(answer, &choices, DENIED) {
             Verdict::Allow => json!({"behavior": "allow"}),

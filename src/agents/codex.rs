@@ -109,7 +109,7 @@ fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInput
     let (tool, input) = hook.tool()?;
     let justification = hook.fields.get("approval_context").and_then(|c| text(c, "justification"));
     let call = call(tool, input, justification);
-    let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
+    let question = permission::question(&call.title(hook.cwd()), words, tool, call.detail(hook.cwd(), words), &[]);
     Ok(Some(
         HookAsk::new(vec![question], |answer| {
             let decision = match permission::verdict(answer, &[], DENIED) {

@@ -69,8 +69,7 @@ impl Integration for Copilot {
         }
         let (tool, input) = hook.tool()?;
         let call = call(tool, input);
-        let question =
-            permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
+        let question = permission::question(&call.title(hook.cwd()), words, tool, call.detail(hook.cwd(), words), &[]);
         Ok(Some(
             HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
                 Verdict::Allow => Some(json!({"behavior": "allow"})),

@@ -77,8 +77,7 @@ impl Integration for Cursor {
             }
             _ => return Ok(None),
         };
-        let question =
-            permission::question(call.question(hook.cwd(), words), &tool, call.detail(hook.cwd(), words), &[]);
+        let question = permission::question(&call.title(hook.cwd()), words, &tool, call.detail(hook.cwd(), words), &[]);
         Ok(Some(
             HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
                 Verdict::Allow => Some(json!({"permission": "allow"})),

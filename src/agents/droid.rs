@@ -43,8 +43,7 @@ impl Integration for Droid {
             return Ok(None);
         }
         let call = call(tool, input);
-        let question =
-            permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
+        let question = permission::question(&call.title(hook.cwd()), words, tool, call.detail(hook.cwd(), words), &[]);
         Ok(Some(
             HookAsk::new(vec![question], |answer| {
                 let decision = match permission::verdict(answer, &[], DENIED) {

@@ -150,7 +150,7 @@ fn ask_from(hook: &HookInput, words: &Text) -> Result<Option<HookAsk>, HookInput
     }
     let (tool, input) = hook.tool()?;
     let call = Call::from_tool(tool, input, &TOOLS);
-    let question = permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
+    let question = permission::question(&call.title(hook.cwd()), words, tool, call.detail(hook.cwd(), words), &[]);
     Ok(Some(
         HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
             Verdict::Allow => Some(json!({"decision": "allow"})),

@@ -328,8 +328,7 @@ impl HookAsk {
         deny: fn(String) -> Value,
     ) -> Self {
         use hook::permission::{self, Verdict};
-        let question =
-            permission::question(call.question(hook.cwd(), words), tool, call.detail(hook.cwd(), words), &[]);
+        let question = permission::question(&call.title(hook.cwd()), words, tool, call.detail(hook.cwd(), words), &[]);
         let ask = HookAsk::new(vec![question], move |answer| match permission::verdict(answer, &[], DENIED) {
             Verdict::Deny(reason) => Some(deny(reason)),
             Verdict::Allow | Verdict::Choice(_) | Verdict::NoDecision => None,

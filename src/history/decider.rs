@@ -13,8 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use user_questions_i18n::Text;
 
-use crate::model::labels::PERMISSION;
-use crate::model::{Answer, ErrorCode, Request, UserQuestionError};
+use crate::model::{Answer, ErrorCode, Kind, Request, UserQuestionError};
 
 /// Who ended an ask.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +72,7 @@ impl Decider {
     /// (the agent ended its hook) was left to the agent's own prompt.
     pub fn of_withdrawn(request: &Request, outcome: &Result<Answer, UserQuestionError>) -> Option<Self> {
         let withdrawn = matches!(outcome, Err(e) if e.is(ErrorCode::AskAborted));
-        let permission = request.questions.iter().any(|q| q.intent.as_ref().is_some_and(|i| i.kind == PERMISSION));
+        let permission = request.questions.iter().any(|q| Kind::of(q) == Kind::Permission);
         (withdrawn && permission).then_some(Self::AgentPrompt)
     }
 

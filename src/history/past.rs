@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use super::store::{self, Query};
-use crate::model::Intent;
+use crate::model;
 use crate::policy::{Action, Kind, Policy, Rule, Verdict, ACTION};
 use crate::review::shown;
 
@@ -56,7 +56,7 @@ pub fn would_have_decided(
 /// The action a past permission question was about, where and by whom.
 fn action_of(e: &store::Entry) -> Option<Action> {
     let q = e.request["questions"].as_array().and_then(|qs| qs.first())?;
-    if q["intent"]["kind"] != Intent::PERMISSION {
+    if q["intent"]["kind"].as_str().map(model::Kind::of_tag) != Some(model::Kind::Permission) {
         return None;
     }
     let kind = match serde_json::from_value::<Kind>(q["intent"][ACTION].clone()) {

@@ -18,7 +18,7 @@ use rusqlite::Connection;
 
 use super::journal::{EntryRef, Journal};
 use super::store::{self, Rule};
-use crate::model::{Answer, AnswerItem, Intent, Question};
+use crate::model::{Answer, AnswerItem, Kind, Question};
 use crate::Ask;
 
 pub struct Rules {
@@ -70,14 +70,14 @@ impl Rules {
     }
 }
 
-/// The question of an ask a rule may answer: its only one, and not a plan review.
+/// The question of an ask a rule may answer: its only one, of a kind that remembers.
 fn answerable(ask: &Ask) -> Option<&Question> {
     let [q] = ask.request().questions.as_slice() else { return None };
     if ask.needs_team() {
         // A team decides it: a remembered answer is one person's.
         return None;
     }
-    q.intent.as_ref().is_none_or(|i| i.kind != Intent::PLAN_REVIEW).then_some(q)
+    Kind::of(q).remembers().then_some(q)
 }
 
 /// The rule that answers `q`, the question of this ask, if one fits.

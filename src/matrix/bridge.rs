@@ -42,7 +42,7 @@ pub fn rule_words(rule: &room::Rule, text: &user_questions_i18n::Text) -> String
         text.tr("matrix-rule-anyone")
     } else {
         let separator = text.tr("matrix-rule-list-separator");
-        let kinds: Vec<String> = rule.team_for.iter().map(|k| text.tr(kind_words(k))).collect();
+        let kinds: Vec<String> = rule.team_for.iter().map(|k| text.tr(k.message())).collect();
         let mut what = kinds.join(&separator);
         if !rule.team_when.is_empty() {
             let texts = rule.team_when.join(&separator);
@@ -69,16 +69,6 @@ pub fn rule_words(rule: &room::Rule, text: &user_questions_i18n::Text) -> String
         }
     };
     text.tr_args("matrix-rule-both", &[("team", (&team).into()), ("after", (&after).into())])
-}
-
-/// The message naming a kind of decision.
-fn kind_words(kind: &str) -> &'static str {
-    use crate::model::labels::{CODE_REVIEW, PLAN_REVIEW};
-    match kind {
-        PLAN_REVIEW => "matrix-kind-plan-review",
-        CODE_REVIEW => "matrix-kind-code-review",
-        _ => "matrix-kind-permission",
-    }
 }
 
 /// How the bridge is: the homeserver reached or not, who it is, cross-signed or not.

@@ -14,8 +14,7 @@ use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
 use matrix_sdk::ruma::UInt;
 
 use crate::glance;
-use crate::model::labels::CODE_REVIEW;
-use crate::model::{Context, Question, Request};
+use crate::model::{Context, Kind, Question, Request};
 use user_questions_i18n::Text;
 
 /// A poll holds at most this many options (MSC3381); more are named in the message.
@@ -41,7 +40,7 @@ pub fn files(request: &Request) -> Vec<File> {
         .iter()
         .filter_map(|q| {
             let detail = q.detail.as_deref().filter(|d| d.len() > LONG_DETAIL)?;
-            let diff = q.intent.as_ref().is_some_and(|i| i.kind == CODE_REVIEW) || detail.contains("diff --git");
+            let diff = Kind::of(q) == Kind::CodeReview || detail.contains("diff --git");
             Some(File { name: format!("{}.{}", q.id, if diff { "diff" } else { "md" }), text: detail.to_owned() })
         })
         .collect()

@@ -17,6 +17,7 @@ use user_questions_i18n::Text;
 
 use super::account::{restore, Place};
 use super::MatrixError;
+use crate::model::Kind;
 use crate::paths;
 
 /// A room or a rule that cannot be.
@@ -78,16 +79,15 @@ pub struct Rule {
     pub desk: Option<String>,
     /// Which kinds of decision need the team (`permission`, `plan-review`, `code-review`).
     #[serde(default = "every_decision")]
-    pub team_for: Vec<String>,
+    pub team_for: Vec<Kind>,
     /// When any, only the decisions that say one of these need the team.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub team_when: Vec<String>,
 }
 
 /// Every kind of decision: what needs the team unless the person chose fewer.
-pub fn every_decision() -> Vec<String> {
-    use crate::model::labels::{CODE_REVIEW, PERMISSION, PLAN_REVIEW};
-    [PERMISSION, PLAN_REVIEW, CODE_REVIEW].map(String::from).to_vec()
+pub fn every_decision() -> Vec<Kind> {
+    Kind::DECISIONS.to_vec()
 }
 
 impl Rule {
@@ -113,7 +113,7 @@ pub struct Wanted {
     pub adopt: Option<String>,
     pub desk: Option<String>,
     /// Empty: every decision.
-    pub team_for: Vec<String>,
+    pub team_for: Vec<Kind>,
     pub team_when: Vec<String>,
 }
 

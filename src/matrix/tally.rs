@@ -29,10 +29,8 @@ use matrix_sdk::ruma::events::poll::PollResponseData;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedUserId, UserId};
 
 use super::post;
-use crate::model::labels::{
-    APPROVE, APPROVE_EDITS, CODE_REVIEW, DECLINE, DENY, PERMISSION, PLAN_REVIEW, REQUEST_CHANGES, REVISE,
-};
-use crate::model::{Answer, AnswerItem, Question, Request};
+use crate::model::labels::{APPROVE, APPROVE_EDITS};
+use crate::model::{Answer, AnswerItem, Kind, Question, Request};
 use crate::review::{self, plan};
 use crate::service::Progress;
 
@@ -57,9 +55,8 @@ pub const DESK_PERSON: &str = "the person at the desk";
 pub struct Team {
     pub approvers: Vec<String>,
     pub quorum: usize,
-    /// The kinds of decision that need the team (`permission`, `plan-review`,
-    /// `code-review`).
-    pub kinds: Vec<String>,
+    /// The kinds of decision that need the team.
+    pub kinds: Vec<Kind>,
     /// When any are named, only a decision whose question or detail says one of
     /// these (case aside) needs the team.
     pub when: Vec<String>,
@@ -76,14 +73,15 @@ impl Team {
     /// Whether `question` needs the team's quorum: a decision of a kind the person
     /// chose, saying what they chose, with a quorum of more than one.
     pub fn needs(&self, question: &Question) -> bool {
-        let Some(intent) = question.intent.as_ref().filter(|_| self.quorum > 1 && is_decision(question)) else {
+        let kind = Kind::of(question);
+        if self.quorum <= 1 || !kind.is_decision() {
             return false;
-        };
+        }
         let said = |text: &str| {
             let text = text.to_lowercase();
             self.when.iter().any(|w| text.contains(&w.to_lowercase()))
         };
-        self.kinds.contains(&intent.kind)
+        self.kinds.contains(&kind)
             && (self.when.is_empty() || said(&question.question) || question.detail.as_deref().is_some_and(said))
     }
 
@@ -150,16 +148,6 @@ pub struct Tally {
     team: Team,
 }
 
-/// Whether `question` is a decision: a permission, or a plan or change under review.
-fn is_decision(question: &Question) -> bool {
-    question.intent.as_ref().is_some_and(|i| [PERMISSION, PLAN_REVIEW, CODE_REVIEW].contains(&i.kind.as_str()))
-}
-
-/// Whether `label` says no.
-fn says_no(label: &str) -> bool {
-    [DENY, REVISE, REQUEST_CHANGES, DECLINE].contains(&label)
-}
-
 impl Tally {
     pub fn new(request: &Request, team: Team) -> Self {
         let counts = request
@@ -196,7 +184,7 @@ impl Tally {
         if let Some((waiting, label, _)) = count.waiting.take_if(|(v, _, _)| v.user == voter.user) {
             let item = item(question, &label, Some(&text));
             count.decided = Some(Decided { item, by: vec![waiting] });
-        } else if !is_decision(question) && count.votes.iter().all(|(v, _, _)| v.user != voter.user) {
+        } else if !Kind::of(question).is_decision() && count.votes.iter().all(|(v, _, _)| v.user != voter.user) {
             count.decided = Some(Decided { item: AnswerItem::custom(question.id.clone(), text), by: vec![voter] });
         } else {
             count.notes.insert(voter.user.clone(), text);
@@ -260,7 +248,7 @@ impl Tally {
         let results = count.results()?;
         let most = results
             .iter()
-            .filter(|(id, _)| post::option_of(question, id).is_some_and(|l| !says_no(l)))
+            .filter(|(id, _)| post::option_of(question, id).is_some_and(|l| !Kind::of(question).says_no(l)))
             .max_by_key(|(_, users)| users.len());
         let users: &[&UserId] = most.map(|(_, users)| users.as_slice()).unwrap_or_default();
         let approved = users.iter().filter(|u| **u != desk.user).map(|u| self.team.name(count.latest(u))).collect();
@@ -319,7 +307,8 @@ impl Tally {
         // that needs no team; else the first approving option with enough votes.
         let no = results.iter().find_map(|(id, users)| {
             let label = post::option_of(question, id)?;
-            (is_decision(question) && says_no(label)).then(|| users.iter().next().map(|u| (label, u.to_owned())))?
+            (Kind::of(question).is_decision() && Kind::of(question).says_no(label))
+                .then(|| users.iter().next().map(|u| (label, u.to_owned())))?
         });
         let (labels, by): (Vec<String>, Vec<Voter>) = if let Some((label, user)) = no {
             let voter = count.latest(user).clone();
@@ -367,17 +356,17 @@ impl Tally {
 /// notes; `None` when it says no or decides nothing. Read as the hooks read it.
 fn approval(question: &Question, item: &AnswerItem) -> Option<(String, Option<String>)> {
     let one = Answer::new(vec![item.clone()]);
-    match question.intent.as_ref()?.kind.as_str() {
-        PLAN_REVIEW => match plan::verdict(&one, None) {
+    match Kind::of(question) {
+        Kind::PlanReview => match plan::verdict(&one, None) {
             plan::Verdict::Approved { label, notes } => {
                 let notes = notes.map(|n| plan::without_preamble(&n).to_owned()).filter(|n| !n.is_empty());
                 Some((label.to_owned(), notes))
             }
             _ => None,
         },
-        CODE_REVIEW => (review::verdict(&one) == review::Verdict::Approved).then(|| (APPROVE.to_owned(), None)),
+        Kind::CodeReview => (review::verdict(&one) == review::Verdict::Approved).then(|| (APPROVE.to_owned(), None)),
         _ => match (item.custom.as_deref().map(str::trim).filter(|t| !t.is_empty()), item.selected.as_slice()) {
-            (None, [label]) if !says_no(label) => Some((label.clone(), None)),
+            (None, [label]) if !Kind::of(question).says_no(label) => Some((label.clone(), None)),
             _ => None,
         },
     }
@@ -388,16 +377,20 @@ fn approval(question: &Question, item: &AnswerItem) -> Option<(String, Option<St
 /// agent reads, an approval's note dropped where the agent has no place for it.
 fn item(question: &Question, label: &str, note: Option<&str>) -> AnswerItem {
     let id = question.id.clone();
-    let plan = question.intent.as_ref().is_some_and(|i| i.kind == PLAN_REVIEW);
+    let plan = Kind::of(question) == Kind::PlanReview;
     match note {
         Some(note) if plan => {
-            let approve = (!says_no(label)).then_some(if label == APPROVE_EDITS { APPROVE_EDITS } else { label });
+            let approve = (!Kind::of(question).says_no(label)).then_some(if label == APPROVE_EDITS {
+                APPROVE_EDITS
+            } else {
+                label
+            });
             match plan::feedback(approve, &[], note) {
                 Some(text) => AnswerItem::custom(id, text),
                 None => AnswerItem::selected(id, &[label]),
             }
         }
-        Some(note) if says_no(label) || question.multi_select => {
+        Some(note) if Kind::of(question).says_no(label) || question.multi_select => {
             let mut item = AnswerItem::selected(id, &[label]);
             item.custom = Some(note.to_owned());
             item
@@ -410,6 +403,7 @@ fn item(question: &Question, label: &str, note: Option<&str>) -> AnswerItem {
 mod tests {
     use super::*;
     use crate::model::labels::{ALLOW, APPROVE};
+    use crate::model::labels::{DENY, PERMISSION, PLAN_REVIEW, REVISE};
     use crate::model::Intent;
 
     fn decision(kind: &str, approve: &str, options: &[&str]) -> Request {
@@ -433,7 +427,7 @@ mod tests {
         Team {
             approvers: vec!["@alice:hs".into(), "@bob:hs".into(), "@carol:hs".into()],
             quorum,
-            kinds: [PERMISSION, PLAN_REVIEW, CODE_REVIEW].map(String::from).to_vec(),
+            kinds: Kind::DECISIONS.to_vec(),
             ..Team::default()
         }
     }
@@ -556,7 +550,7 @@ mod tests {
     fn which_questions_need_the_team_is_the_persons_choice() {
         let mut request = decision(PERMISSION, ALLOW, &[ALLOW, DENY]);
         request.questions[0].detail = Some("git push --force origin main".into());
-        let only_plans = Team { kinds: vec![PLAN_REVIEW.into()], ..team(2) };
+        let only_plans = Team { kinds: vec![Kind::PlanReview], ..team(2) };
         assert!(!only_plans.needs(&request.questions[0]));
         let pushes = Team { when: vec!["GIT PUSH".into()], ..team(2) };
         assert!(pushes.needs(&request.questions[0]), "said in its detail, case aside");

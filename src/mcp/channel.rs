@@ -86,7 +86,7 @@ impl PermissionRequest {
             Ok(input) if input.is_object() => Call::from_tool(&self.tool_name, &input, &TOOLS),
             _ => Call::Other { tool: self.tool_name.clone(), input: Value::String(self.input_preview.clone()) },
         };
-        permission::question(call.question(None, words), &self.tool_name, call.detail(None, words), &[])
+        permission::question(&call.title(None), words, &self.tool_name, call.detail(None, words), &[])
     }
 
     /// Claude Code's verdict for the person's answer; `None` (dismissed) leaves the

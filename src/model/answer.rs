@@ -102,7 +102,11 @@ impl Answer {
                 UserQuestionError::bad_answer(format!("question {:?} has no answer (a skip is \"selected\": [])", q.id))
             })?;
             for (i, label) in item.selected.iter().enumerate() {
-                if !q.has_option(label) {
+                if let Some(pick) = &q.pick {
+                    if let Some(why) = pick.misfit(label) {
+                        return Err(UserQuestionError::bad_answer(format!("question {:?}: {why}", q.id)));
+                    }
+                } else if !q.has_option(label) {
                     return Err(UserQuestionError::bad_answer(format!(
                         "question {:?} has no option {:?}",
                         q.id, label

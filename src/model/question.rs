@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
-use super::{Context, UserQuestionError};
+use super::{Context, Pick, UserQuestionError};
 
 /// One selectable answer of a question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,6 +51,9 @@ pub struct Question {
     pub multi_select: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub intent: Option<Intent>,
+    /// Files or folders to pick, under a root (docs/protocol.md, "A file pick").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pick: Option<Pick>,
 }
 
 impl Question {
@@ -64,6 +67,7 @@ impl Question {
             options: Vec::new(),
             multi_select: false,
             intent: None,
+            pick: None,
         }
     }
     pub fn option(mut self, label: impl Into<String>, description: Option<&str>) -> Self {
@@ -153,7 +157,8 @@ impl AskRequest {
         Ok(request)
     }
 
-    /// The rules no type carries: non-empty unique ids, unique labels in a question.
+    /// The rules no type carries: non-empty unique ids, unique labels in a question, a
+    /// pick's root that is a folder.
     pub fn check_shape(&self) -> Result<(), UserQuestionError> {
         let mut ids = HashSet::new();
         for (i, q) in self.questions.iter().enumerate() {
@@ -165,6 +170,17 @@ impl AskRequest {
                     "questions[{i}].id {:?} is used by an earlier question",
                     q.id
                 )));
+            }
+            // The root of a pick from this machine must be a folder here; another
+            // machine's (an SSH forward's, a relay's) is shown as a text question.
+            if let Some(pick) = &q.pick {
+                if !q.options.is_empty() {
+                    return Err(UserQuestionError::bad_request(format!(
+                        "questions[{i}].pick asks for paths, and cannot have options"
+                    )));
+                }
+                let here = self.context.as_ref().is_none_or(|c| c.machine.is_none());
+                pick.check(&format!("questions[{i}].pick"), here)?;
             }
             let mut labels = HashSet::new();
             for (j, o) in q.options.iter().enumerate() {
@@ -204,6 +220,7 @@ impl Question {
             Some(v) => v.as_bool().ok_or_else(|| wrong_type(&field("multiSelect"), "a boolean"))?,
         };
         let intent = present(obj, "intent").map(|v| Intent::from_value(v, &field("intent"))).transpose()?;
+        let pick = present(obj, "pick").map(|v| Pick::from_value(v, &field("pick"))).transpose()?;
         Ok(Self {
             id: required_string(obj, "id", at)?,
             question: required_string(obj, "question", at)?,
@@ -212,6 +229,7 @@ impl Question {
             options,
             multi_select,
             intent,
+            pick,
         })
     }
 }

@@ -10,13 +10,13 @@ use std::path::Path;
 
 use super::remember::{self, Breadth, Reach, Way};
 use super::{Action, Kind, Policy};
-use crate::model::{AgentName, Intent, Request};
+use crate::model::{self, AgentName, Request};
 
 /// What a permission request asks to do, by whom and where: its intent's action in
 /// its context. `None` for any other request.
 pub fn action_of(request: &Request) -> Option<Action> {
     let [q] = request.questions.as_slice() else { return None };
-    let kind = q.intent.as_ref().filter(|i| i.kind == Intent::PERMISSION).and_then(Kind::of)?;
+    let kind = q.intent.as_ref().filter(|_| model::Kind::of(q) == model::Kind::Permission).and_then(Kind::of)?;
     let context = request.context.clone().unwrap_or_default();
     let agent = context.source.as_deref().and_then(AgentName::shown_as).map(|a| a.name.to_owned());
     Some(Action { kind, cwd: context.project.map(Into::into), agent, session: context.session })

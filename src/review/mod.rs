@@ -18,7 +18,7 @@ pub mod shown;
 use serde_json::Map;
 
 use crate::model::labels::{APPROVE, CODE_REVIEW, REQUEST_CHANGES, REVIEW_HEADER, REVIEW_QUESTION};
-use crate::model::{Answer, Intent, Question};
+use crate::model::{Answer, Intent, Kind, Question};
 use shown::fenced;
 
 /// The question of a review of `diff`.
@@ -44,7 +44,7 @@ pub fn diff_of(q: &Question) -> Option<&str> {
 
 /// The diff a code-review intent carries; `None` for any other intent.
 pub fn diff_in(intent: &Intent) -> Option<&str> {
-    let diff = intent.extra.get(DIFF).filter(|_| intent.kind == CODE_REVIEW)?.as_str()?;
+    let diff = intent.extra.get(DIFF).filter(|_| Kind::of_tag(&intent.kind) == Kind::CodeReview)?.as_str()?;
     Some(diff).filter(|d| !d.trim().is_empty())
 }
 

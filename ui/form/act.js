@@ -118,7 +118,7 @@ export function shownDescription(q, label) {
 /** A question's detail, rendered and sanitized in Rust. @param {QuestionView} q */
 export function detailNode(q) {
   if (!q.detailHtml) return null;
-  const node = el("div", { class: q.planReview ? "detail plan" : "detail" });
+  const node = el("div", { class: q.kind === "plan-review" ? "detail plan" : "detail" });
   node.innerHTML = q.detailHtml; // sanitized by ammonia in Rust
   return node;
 }

@@ -4,7 +4,7 @@
 
 import { el } from "../dom.js";
 import { detailNode, send, shownDescription, shownLabel } from "./act.js";
-import { fields } from "./question.js";
+import { fields } from "./generic.js";
 
 /** @type {FormPresentation} */
 export const elicitation = {

@@ -143,6 +143,10 @@ answer-help-text = Enter with nothing typed skips
 answer-help-multi = ↑↓ move, space picks, enter confirms, esc skips
 answer-help-select = ↑↓ move, enter picks, esc skips
 answer-help-optional = optional; enter for none
+answer-help-pick = type to find, ↑↓ move, enter picks, esc skips
+answer-help-pick-multi = type to find, ↑↓ move, space marks, enter picks the marked, esc skips
+answer-pick-under = (pick under { $root })
+answer-pick-none = (nothing there fits; type a path instead)
 answer-anything-to-add = Anything to add?
 answer-your-answer = Your answer:
 answer-feedback = Feedback for the agent:
@@ -376,9 +380,12 @@ matrix-rule-team = { $quorum ->
     } of { $approvers } needed for { $what }; one approver's no ends it.
 matrix-rule-when = { $what } that says { $texts }
 matrix-rule-list-separator = {", "}
-matrix-kind-permission = a permission
-matrix-kind-plan-review = a plan
-matrix-kind-code-review = a change under review
+kind-generic = a question
+kind-permission = a permission
+kind-plan-review = a plan
+kind-code-review = a change under review
+kind-elicitation = a form
+kind-file-pick = a choice of files
 matrix-rule-desk = An answer at the desk is one vote, of a person of its own.
 matrix-rule-desk-named = An answer at the desk is { $desk }'s vote.
 matrix-rule-both = { $team } { $after }
@@ -702,6 +709,10 @@ window-shortcut-mark = marks a permission for a batch (or Ctrl+click, Shift+clic
 window-allow-session = Allow for this session
 window-parts = What it would do
 pending-part = { $part }: { $does } ({ $why })
+pending-pick = { $of ->
+    [folders] picks folders
+   *[files] picks files
+  } under { $root }
 
 ## What a person reads of a request in one look (glance.rs)
 glance-branch = on { $branch }

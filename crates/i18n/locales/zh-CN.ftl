@@ -121,6 +121,10 @@ answer-help-text = 不输入直接按 Enter 即跳过
 answer-help-multi = ↑↓ 移动，空格选择，Enter 确认，Esc 跳过
 answer-help-select = ↑↓ 移动，Enter 选择，Esc 跳过
 answer-help-optional = 可选；按 Enter 跳过
+answer-help-pick = 输入以查找，↑↓ 移动，Enter 选定，Esc 跳过
+answer-help-pick-multi = 输入以查找，↑↓ 移动，空格标记，Enter 选定已标记的，Esc 跳过
+answer-pick-under = （在 { $root } 下选择）
+answer-pick-none = （没有符合的路径；请输入一个路径）
 answer-anything-to-add = 还有要补充的吗？
 answer-your-answer = 你的回答：
 answer-feedback = 给智能体的反馈：
@@ -343,9 +347,12 @@ matrix-rule-anyone = 房间里任何人的第一个回答有效。
 matrix-rule-team = { $what }需要 { $approvers } 中的 { $quorum } 人批准；任何一位审批人拒绝即结束。
 matrix-rule-when = 提到“{ $texts }”的{ $what }
 matrix-rule-list-separator = 、
-matrix-kind-permission = 权限请求
-matrix-kind-plan-review = 计划
-matrix-kind-code-review = 待审查的改动
+kind-generic = 问题
+kind-permission = 权限请求
+kind-plan-review = 计划
+kind-code-review = 待审查的改动
+kind-elicitation = 表单
+kind-file-pick = 文件选择
 matrix-rule-desk = 在桌面上的回答算一票，作为单独的一个人。
 matrix-rule-desk-named = 在桌面上的回答算作 { $desk } 的一票。
 matrix-rule-both = { $team }{ $after }
@@ -647,6 +654,10 @@ window-shortcut-mark = 标记一个权限请求以便批量回答（或 Ctrl+点
 window-allow-session = 在本会话中允许
 window-parts = 它将做什么
 pending-part = { $part }：{ $does }（{ $why }）
+pending-pick = 在 { $root } 下选择{ $of ->
+    [folders] 文件夹
+   *[files] 文件
+  }
 
 ## What a person reads of a request in one look (glance.rs)
 glance-branch = 分支 { $branch }

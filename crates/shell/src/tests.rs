@@ -161,6 +161,8 @@ fn deep_and_long_commands_are_bounded() {
     let reading = read(&nested);
     assert!(reading.parts.iter().any(|p| matches!(p, Part::Unreadable { .. })), "{nested:.40}");
     let groups = format!("{}id{}", "(".repeat(1000), ")".repeat(1000));
+    assert!(read(&groups).parts.iter().any(|p| matches!(p, Part::Unreadable { .. })));
+    let groups = format!("{}id{}", "( ".repeat(1000), " )".repeat(1000));
     assert!(read(&groups).parts.iter().any(|p| matches!(p, Part::Unreadable { why: Unreadable::TooDeep, .. })));
     let nested_sh = (0..3).fold("id".to_owned(), |inner, _| format!("sh -c {}", shell_quote(&inner)));
     assert_eq!(parts(&nested_sh), ["run id"]);
@@ -308,4 +310,18 @@ fn a_control_character_bash_reads_as_a_letter_is_unreadable() {
         );
     }
     assert!(matches!(read("ls\t-la\nls").parts.as_slice(), [Part::Run(_), Part::Run(_)]));
+}
+
+#[test]
+fn an_empty_group_is_unreadable() {
+    // Bash runs `{}` as a program of that name (through xargs, a program from input).
+    for command in ["{}", "sh -c {}", "ls | xargs -in{} sh -c {}", "{ }", "( )", "for a in b; do done"] {
+        let reading = read(command);
+        assert!(
+            reading.parts.iter().any(|p| matches!(p, Part::Unreadable { why: Unreadable::Syntax, .. })),
+            "{command:?}: {reading:?}"
+        );
+    }
+    assert!(matches!(read("{ ls; }").parts.as_slice(), [Part::Run(_)]));
+    assert!(matches!(read("case a in b) ;; esac").parts.as_slice(), []));
 }

@@ -230,6 +230,13 @@ impl Reader<'_> {
 
     /// A statement made of statements: each is read, every other child searched.
     fn compound(&mut self, node: Node, fed: Fed, depth: usize) {
+        // An empty group or body: bash reads `{}` as a command of that name, and `{ }`,
+        // `( )` or `do done` as a syntax error, where the parser reads nothing to run.
+        let mut cursor = node.walk();
+        let empty = !node.named_children(&mut cursor).any(|c| is_statement(c.kind()));
+        if empty && ["compound_statement", "subshell", "do_group"].contains(&node.kind()) {
+            return self.unreadable(node, Unreadable::Syntax);
+        }
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             if is_statement(child.kind()) {

@@ -9,7 +9,7 @@ use crate::agents::{AgentAction, AgentRow, AgentsView, ChangesView};
 use crate::deadline::{DeadlineChoice, DeadlineView};
 use crate::error::UiError;
 use crate::history::{HistoryItem, HistoryPage, RememberFor, RuleView};
-use crate::inbox::{AgentView, AskView, Presentation, QuestionView};
+use crate::inbox::{AgentView, AskView, QuestionView};
 use crate::list::{GroupView, ListView, ListedAsk};
 use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::matrix::{MatrixView, MemberView};
@@ -18,7 +18,7 @@ use crate::remember::WayView;
 use crate::revision::Revision;
 use crate::rules::{PolicyRuleView, ProjectView, RuleId, RulesView};
 use user_questions::history::store::Rule;
-use user_questions::model::{Answer, AnswerItem, Context, ErrorCode, Intent, QuestionOption};
+use user_questions::model::{Answer, AnswerItem, Context, ErrorCode, Intent, Kind as QuestionKind, QuestionOption};
 use user_questions::review::diff::{Change, File, Hunk, Line};
 use user_questions::review::feedback::Comment;
 use user_questions::review::plan::{Annotation, Kind, Status as AnnotationStatus};
@@ -39,7 +39,7 @@ fn declarations() -> String {
         Intent::decl(),
         Context::decl(),
         AgentView::decl(),
-        Presentation::decl(),
+        QuestionKind::decl(),
         QuestionView::decl(),
         Revision::decl(),
         Change::decl(),

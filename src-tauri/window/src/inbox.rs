@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 use user_questions::batch;
 use user_questions::history::annotations as history_annotations;
-use user_questions::model::{labels, AgentInfo, Context, ErrorCode, Intent, QuestionOption, UserQuestionError};
+use user_questions::model::{AgentInfo, Context, ErrorCode, Intent, Kind, Question, QuestionOption, UserQuestionError};
 use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{self, diff, feedback, feedback::Comment};
 use user_questions::service::Progress;
@@ -39,11 +39,8 @@ pub struct QuestionView {
     pub shown_options: Vec<QuestionOption>,
     pub multi_select: bool,
     pub intent: Option<Intent>,
-    /// The intent is a plan review this window knows how to present.
-    pub plan_review: bool,
-    /// The intent is a permission prompt (an agent's hook): Allow, any "always allow"
-    /// choices, Deny, and typed text as the reason to deny.
-    pub permission: bool,
+    /// The kind the window presents it as ([`presented`]).
+    pub kind: Kind,
 }
 
 /// The asking agent as the window shows it: its id, its client's name and its
@@ -63,31 +60,30 @@ impl From<&AgentInfo> for AgentView {
     }
 }
 
-/// How the window presents an ask, decided once here: a single plan review or a
-/// single permission prompt gets its own buttons; an MCP server's form its Send and
-/// Decline buttons over its fields; anything else is a form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub enum Presentation {
-    Form,
-    PlanReview,
-    Permission,
-    Elicitation,
-    CodeReview,
+/// The kinds this window has no presentation of yet: each is shown as the generic form,
+/// as the protocol promises, and answered with typed text.
+pub const SHOWN_AS_GENERIC: &[Kind] = &[Kind::FilePick];
+
+/// The kind the window presents a question as: its own, where this window has a
+/// presentation of it (`ui/form/`) that fits; else the generic form. A permission is
+/// one choice (several picked make it a form).
+pub fn presented(q: &Question) -> Kind {
+    match Kind::of(q) {
+        kind if SHOWN_AS_GENERIC.contains(&kind) => Kind::Generic,
+        Kind::Permission | Kind::CodeReview | Kind::Elicitation if q.multi_select => Kind::Generic,
+        Kind::CodeReview if review::diff_of(q).is_none() => Kind::Generic,
+        kind => kind,
+    }
 }
 
-impl Presentation {
-    fn of(questions: &[QuestionView]) -> Self {
-        match questions {
-            [q] if q.plan_review => Self::PlanReview,
-            [q] if q.permission => Self::Permission,
-            [q] if q.intent.as_ref().and_then(review::diff_in).is_some() && !q.multi_select => Self::CodeReview,
-            [q, ..] if q.intent.as_ref().is_some_and(|i| i.kind == labels::ELICITATION) && !q.multi_select => {
-                Self::Elicitation
-            }
-            _ => Self::Form,
-        }
+/// How the window presents an ask, decided once here: a single plan review, permission
+/// or code review gets its own buttons; an MCP server's form its Send and Decline
+/// buttons over its fields; anything else is the generic form.
+fn presentation_of(questions: &[QuestionView]) -> Kind {
+    match questions {
+        [q] => q.kind,
+        [q, ..] if q.kind == Kind::Elicitation => Kind::Elicitation,
+        _ => Kind::Generic,
     }
 }
 
@@ -103,7 +99,7 @@ pub struct AskView {
     /// Where the ask comes from: project, session, kind of agent.
     pub context: Option<Context>,
     pub since: String,
-    pub presentation: Presentation,
+    pub presentation: Kind,
     pub questions: Vec<QuestionView>,
     #[cfg_attr(test, ts(type = "Draft | null"))]
     pub draft: Option<Value>,
@@ -152,21 +148,20 @@ fn view_of(ask: &Ask) -> AskView {
             id: q.id.clone(),
             question: q.question.clone(),
             header: q.header.clone(),
-            detail_html: q.detail.as_deref().and_then(|d| match q.intent.as_ref().map(|i| i.kind.as_str()) {
-                Some(Intent::PLAN_REVIEW) => Some(markdown::render_plan(d)),
+            detail_html: q.detail.as_deref().and_then(|d| match presented(q) {
+                Kind::PlanReview => Some(markdown::render_plan(d)),
                 // Shown as files and lines (`review`), never as one rendered block.
-                Some(labels::CODE_REVIEW) if review::diff_of(q).is_some() => None,
+                Kind::CodeReview => None,
                 _ => Some(markdown::render(d)),
             }),
             options: q.options.clone(),
             shown_options: q.options.clone(),
             multi_select: q.multi_select,
             intent: q.intent.clone(),
-            plan_review: q.intent.as_ref().is_some_and(|i| i.kind == Intent::PLAN_REVIEW),
-            permission: !q.multi_select && q.intent.as_ref().is_some_and(|i| i.kind == Intent::PERMISSION),
+            kind: presented(q),
         })
         .collect();
-    let presentation = Presentation::of(&questions);
+    let presentation = presentation_of(&questions);
     AskView {
         ask: ask.id().to_owned(),
         agent: request.agent.as_ref().map(AgentView::from),
@@ -180,12 +175,13 @@ fn view_of(ask: &Ask) -> AskView {
             .questions
             .first()
             .and_then(|q| q.intent.as_ref())
-            .and_then(|i| (i.kind == labels::ELICITATION).then(|| i.extra.get("defaults").cloned()).flatten()),
+            .filter(|i| Kind::of_tag(&i.kind) == Kind::Elicitation)
+            .and_then(|i| i.extra.get("defaults").cloned()),
         questions,
         can_remember: crate::history::can_remember(ask),
         revision: None,
         ways: Vec::new(),
-        review: (presentation == Presentation::CodeReview)
+        review: (presentation == Kind::CodeReview)
             .then(|| request.questions.first().and_then(review::diff_of).map(diff::parse))
             .flatten(),
         progress: None,
@@ -220,11 +216,11 @@ impl Inbox {
         let seq = ask.order();
         let mut view = view_of(ask);
         let history = self.history.lock().unwrap().clone();
-        if view.presentation == Presentation::PlanReview {
+        if view.presentation == Kind::PlanReview {
             view.revision = history.as_ref().and_then(|h| crate::revision::previous(h, ask.request()));
         }
         let config = self.config.lock().unwrap().clone();
-        if let (Presentation::Permission, Some(config)) = (view.presentation, config) {
+        if let (Kind::Permission, Some(config)) = (view.presentation, config) {
             view.ways = crate::remember::offered(ask, &config, history.as_deref());
             // The ways replace remembering the exact question.
             view.can_remember &= view.ways.is_empty();
@@ -320,7 +316,7 @@ impl Inbox {
         if !question.has_option(choice) {
             return self.answer(id, Answer::new(vec![AnswerItem::selected(&question.id, &[choice])]));
         }
-        let approve = (choice != labels::REVISE).then_some(choice);
+        let approve = (choice != user_questions::model::labels::REVISE).then_some(choice);
         let item = match plan::feedback(approve, annotations, general) {
             Some(text) => AnswerItem::custom(&question.id, text),
             None => AnswerItem::selected(&question.id, &[approve.unwrap_or_default()]),
@@ -394,6 +390,23 @@ mod tests {
     use user_questions::model::{AskRequest, Question};
     use user_questions::{Scope, UserQuestions};
 
+    /// Every kind has its presentation in the window, `ui/form/<kind>.js` listed in
+    /// `ui/form.js`, or is named as shown by the generic form: a new kind fails here
+    /// until the window says which.
+    #[test]
+    fn every_kind_is_presented_or_shown_as_the_generic_form() {
+        let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui");
+        let listed = std::fs::read_to_string(ui.join("form.js")).unwrap();
+        for kind in Kind::ALL {
+            let module = ui.join(format!("form/{kind}.js"));
+            let presented = module.exists() && listed.contains(&format!("./form/{kind}.js"));
+            assert!(
+                presented != SHOWN_AS_GENERIC.contains(&kind),
+                "{kind}: either ui/form/{kind}.js, listed in ui/form.js, or in SHOWN_AS_GENERIC"
+            );
+        }
+    }
+
     async fn setup() -> (UserQuestions, Arc<Inbox>, watch::Receiver<u64>) {
         let s = UserQuestions::new();
         let inbox = Inbox::new();
@@ -419,7 +432,7 @@ mod tests {
         let asking = ask_as(&s, "bot", user_questions::review::question(diff));
         w.changed().await.unwrap();
         let view = &inbox.list()[0];
-        assert_eq!(view.presentation, Presentation::CodeReview);
+        assert_eq!(view.presentation, Kind::CodeReview);
         assert_eq!(view.review, Some(diff::parse(diff)));
         assert_eq!(view.questions[0].detail_html, None);
         asking.abort();
@@ -430,7 +443,7 @@ mod tests {
         let asking = ask_as(&s, "other", bare);
         w.changed().await.unwrap();
         let view = inbox.list().into_iter().find(|v| v.agent.as_ref().unwrap().id == "other").unwrap();
-        assert_eq!((view.presentation, view.review), (Presentation::Form, None));
+        assert_eq!((view.presentation, view.review), (Kind::Generic, None));
         let html = view.questions[0].detail_html.clone().unwrap();
         assert!(html.contains("<pre>") && html.contains("+b"), "{html}");
         asking.abort();

@@ -26,6 +26,6 @@ pub mod settings;
 mod bindings;
 
 pub use error::UiError;
-pub use inbox::{AgentView, AskView, Inbox, Presentation, QuestionView, WindowAnswerer};
+pub use inbox::{presented, AgentView, AskView, Inbox, QuestionView, WindowAnswerer};
 pub use list::ListView;
 pub use user_questions_i18n::Text;

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 use user_questions::glance;
-use user_questions::model::Context;
+use user_questions::model::{Context, Kind};
 use user_questions::policy::{reading, words};
 use user_questions::service::Progress;
 use user_questions::wording;
@@ -113,7 +113,7 @@ fn says_of(context: &Context) -> SaysView {
 
 /// The parts a permission question carries, worded in `text`'s language.
 pub fn parts_of(view: &AskView, text: &Text) -> Vec<PartView> {
-    let intent = view.questions.first().filter(|q| q.permission).and_then(|q| q.intent.as_ref());
+    let intent = view.questions.first().filter(|q| q.kind == Kind::Permission).and_then(|q| q.intent.as_ref());
     let parts = intent.map(reading::of).unwrap_or_default();
     parts
         .iter()
@@ -246,7 +246,7 @@ impl ListView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inbox::{AgentView, Presentation};
+    use crate::inbox::AgentView;
     use user_questions::model::Context;
 
     fn view(ask: &str, agent: Option<&str>, session: Option<&str>) -> AskView {
@@ -262,7 +262,7 @@ mod tests {
                 ..Context::default()
             }),
             since: String::new(),
-            presentation: Presentation::Form,
+            presentation: Kind::Generic,
             questions: Vec::new(),
             draft: None,
             can_remember: false,

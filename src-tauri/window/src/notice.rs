@@ -5,7 +5,8 @@
 
 use std::collections::HashSet;
 
-use crate::inbox::{AskView, Presentation};
+use crate::inbox::AskView;
+use user_questions::model::Kind;
 use user_questions_i18n::Text;
 
 /// Markup some servers interpret in bodies (`<b>`, `&amp;`) is escaped.
@@ -42,17 +43,17 @@ fn project_name(view: &AskView) -> Option<&str> {
 /// The buttons of a question that can be answered from its notification.
 pub fn quick_answers(view: &AskView) -> Vec<String> {
     let [q] = view.questions.as_slice() else { return Vec::new() };
-    let presented = view.presentation != Presentation::Form;
+    let presented = view.presentation != Kind::Generic;
     if q.multi_select || q.options.is_empty() || (q.options.len() > 3 && !presented) {
         return Vec::new();
     }
-    if view.presentation == Presentation::Permission {
+    if view.presentation == Kind::Permission {
         // Allow and Deny: an "always allow" rule is chosen in the window, where it is explained.
         let approve = q.intent.as_ref().map(|i| i.approve.clone()).unwrap_or_default();
         let deny = q.options.last().map(|o| o.label.clone()).filter(|l| *l != approve);
         return std::iter::once(approve).chain(deny).collect();
     }
-    if view.presentation == Presentation::PlanReview {
+    if view.presentation == Kind::PlanReview {
         let approve = q.intent.as_ref().map(|i| i.approve.clone()).unwrap_or_default();
         return std::iter::once(approve.clone())
             .chain(q.options.iter().map(|o| o.label.clone()).filter(|l| *l != approve))
@@ -148,7 +149,7 @@ mod tests {
             client: None,
             context: None,
             since: String::new(),
-            presentation: if plan { Presentation::PlanReview } else { Presentation::Form },
+            presentation: if plan { Kind::PlanReview } else { Kind::Generic },
             questions: vec![QuestionView {
                 id: "q".into(),
                 question: "Deploy <now>?".into(),
@@ -162,8 +163,7 @@ mod tests {
                     approve: "Approve".into(),
                     extra: Default::default(),
                 }),
-                plan_review: plan,
-                permission: false,
+                kind: if plan { Kind::PlanReview } else { Kind::Generic },
             }],
             draft: None,
             can_remember: false,
@@ -202,8 +202,8 @@ mod tests {
     fn a_permission_prompt_gets_allow_and_deny_and_names_its_agent_and_project() {
         let mut v =
             view("a", "claude-code-s1-7-abc", &["Allow", "Always allow Bash(ls)", "Always allow x", "Deny"], false);
-        v.questions[0].permission = true;
-        v.presentation = Presentation::Permission;
+        v.questions[0].kind = Kind::Permission;
+        v.presentation = Kind::Permission;
         v.questions[0].header = Some("Bash".into());
         v.questions[0].intent =
             Some(Intent { kind: "permission".into(), approve: "Allow".into(), extra: Default::default() });

@@ -17,7 +17,8 @@ use user_questions_window::Text;
 /// A permission for `command` in `project` and `session`, as a hook asks it.
 fn permission(command: &str, project: &Path, session: &str) -> (Vec<Question>, Context) {
     let mut q = user_questions::agents::hook::permission::question(
-        "Run this command?".into(),
+        &user_questions::wording::Worded::new("hook-run-command"),
+        &Text::for_tag("en"),
         "Bash",
         format!("```sh\n{command}\n```"),
         &[],

@@ -5,6 +5,7 @@
 //! its server and name with its arguments, and anything else as readable JSON. Every agent's hook shares this; each maps its
 //! own tool names onto [`Call`].
 
+use crate::wording::Worded;
 use std::path::Path;
 
 use serde_json::Value;
@@ -161,31 +162,36 @@ pub fn text(input: &Value, key: &str) -> Option<String> {
 }
 
 impl Call {
-    /// The question to ask about the call, short enough for a notification's title.
-    pub fn question(&self, cwd: Option<&str>, words: &Text) -> String {
+    /// The question to ask about the call, short enough for a notification's title, as
+    /// its message: each door words it in its person's language.
+    pub fn title(&self, cwd: Option<&str>) -> Worded {
         match self {
-            Self::Shell { .. } => words.tr("hook-run-command"),
-            Self::Edit { path, .. } => words.tr_args("hook-edit", &[("path", (&shown_path(path, cwd)).into())]),
-            Self::Write { path, .. } => words.tr_args("hook-write", &[("path", (&shown_path(path, cwd)).into())]),
-            Self::Fetch { url, .. } => words.tr_args("hook-fetch", &[("url", url.into())]),
+            Self::Shell { .. } => Worded::new("hook-run-command"),
+            Self::Edit { path, .. } => Worded::new("hook-edit").arg("path", shown_path(path, cwd)),
+            Self::Write { path, .. } => Worded::new("hook-write").arg("path", shown_path(path, cwd)),
+            Self::Fetch { url, .. } => Worded::new("hook-fetch").arg("url", url.as_str()),
             Self::Patch { files } => match files.as_slice() {
                 [one] => {
-                    let shown = shown_path(&one.path, cwd);
-                    let path = (&shown).into();
-                    match one.change {
-                        Change::Add => words.tr_args("hook-write", &[("path", path)]),
-                        Change::Delete => words.tr_args("hook-delete", &[("path", path)]),
-                        Change::Update | Change::Move { .. } => words.tr_args("hook-edit", &[("path", path)]),
-                    }
+                    let message = match one.change {
+                        Change::Add => "hook-write",
+                        Change::Delete => "hook-delete",
+                        Change::Update | Change::Move { .. } => "hook-edit",
+                    };
+                    Worded::new(message).arg("path", shown_path(&one.path, cwd))
                 }
-                many => words.tr_args("hook-patch", &[("count", many.len().into())]),
+                many => Worded::new("hook-patch").arg("count", many.len()),
             },
-            Self::Network { target, .. } => words.tr_args("hook-network", &[("target", target.into())]),
+            Self::Network { target, .. } => Worded::new("hook-network").arg("target", target.as_str()),
             Self::Mcp { server, tool, .. } => {
-                words.tr_args("hook-mcp", &[("tool", tool.into()), ("server", server.into())])
+                Worded::new("hook-mcp").arg("tool", tool.as_str()).arg("server", server.as_str())
             }
-            Self::Other { tool, .. } => words.tr_args("hook-use", &[("tool", tool.into())]),
+            Self::Other { tool, .. } => Worded::new("hook-use").arg("tool", tool.as_str()),
         }
+    }
+
+    /// The question to ask about the call, in `words`' language.
+    pub fn question(&self, cwd: Option<&str>, words: &Text) -> String {
+        self.title(cwd).said(words).unwrap_or_default()
     }
 
     /// The call as markdown, for the question's detail.

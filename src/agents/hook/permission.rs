@@ -6,6 +6,8 @@
 use crate::model::labels::{ALLOW, DENY, PERMISSION};
 use crate::model::{Answer, AnswerItem, Intent, Question};
 use crate::policy::{Decision, Verdict as PolicyVerdict};
+use crate::wording::{Worded, TITLE};
+use user_questions_i18n::Text;
 
 /// The id of the one question a permission ask holds.
 pub const ID: &str = "permission";
@@ -27,16 +29,18 @@ pub struct Choice {
     pub description: String,
 }
 
-/// The permission question: `Allow`, the extra choices, `Deny`.
-pub fn question(title: String, header: &str, detail: String, choices: &[Choice]) -> Question {
-    let mut q = Question::new(ID, title).option(ALLOW, Some("Let it run this once"));
+/// The permission question: `Allow`, the extra choices, `Deny`; its title worded in
+/// `words`' language here and kept in its intent for each door to word in its own.
+pub fn question(title: &Worded, words: &Text, header: &str, detail: String, choices: &[Choice]) -> Question {
+    let mut q = Question::new(ID, title.said(words).unwrap_or_default()).option(ALLOW, Some("Let it run this once"));
     for c in choices {
         q = q.option(c.label.clone(), Some(&c.description));
     }
     q = q.option(DENY, Some("Do not let it run; the agent is told you said no"));
     q.header = Some(header.to_owned());
     q.detail = Some(detail);
-    q.intent = Some(Intent { kind: PERMISSION.into(), approve: ALLOW.into(), extra: Default::default() });
+    let extra = serde_json::to_value(title).ok().map(|t| [(TITLE.to_owned(), t)].into_iter().collect());
+    q.intent = Some(Intent { kind: PERMISSION.into(), approve: ALLOW.into(), extra: extra.unwrap_or_default() });
     q
 }
 
@@ -85,7 +89,8 @@ pub fn unique_labels(choices: &mut [Choice]) {
 /// named, as the tests of every door that answers one use it.
 #[cfg(test)]
 pub(crate) fn request_for(command: &str, session: Option<&str>) -> crate::model::Request {
-    let mut q = question("Run this command?".into(), "Bash", format!("```sh\n{command}\n```"), &[]);
+    let mut q =
+        question(&Worded::new("hook-run-command"), &Text::for_tag("en"), "Bash", format!("```sh\n{command}\n```"), &[]);
     q.intent.as_mut().unwrap().extra.insert(crate::policy::ACTION.into(), serde_json::json!({"command": command}));
     let context = crate::model::Context {
         project: Some("/home/me/shop".into()),
@@ -118,7 +123,13 @@ mod tests {
 
     #[test]
     fn the_question_is_single_select_with_a_permission_intent() {
-        let q = question("Run this command?".into(), "Bash", "```sh\nls\n```".into(), &choices());
+        let q = question(
+            &Worded::new("hook-run-command"),
+            &Text::for_tag("en"),
+            "Bash",
+            "```sh\nls\n```".into(),
+            &choices(),
+        );
         let labels: Vec<_> = q.options.iter().map(|o| o.label.as_str()).collect();
         assert_eq!(labels, ["Allow", "Always allow npm test", "Deny"]);
         assert!(!q.multi_select);

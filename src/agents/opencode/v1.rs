@@ -4,6 +4,7 @@
 //! `{answers: [[label]]}`. A plain Deny is OpenCode's own Reject (the agent stops); a
 //! Deny with a reason rejects with it, and the agent goes on with that feedback.
 
+use crate::wording::Worded;
 use serde_json::{json, Value};
 use user_questions_i18n::Text;
 
@@ -27,7 +28,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
     let mut description = None;
     let (title, detail) = match (kind, text(&metadata, "filepath"), text(&metadata, "diff")) {
         ("edit", Some(path), Some(diff)) => {
-            let title = words.tr_args("hook-edit", &[("path", (&shown_path(&path, hook.cwd())).into())]);
+            let title = Worded::new("hook-edit").arg("path", shown_path(&path, hook.cwd()));
             action = Some(crate::policy::Kind::Edit(vec![path]));
             (title, fenced("diff", &diff))
         }
@@ -45,7 +46,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
             };
             action = call.action();
             description = call.description().map(str::to_owned);
-            (call.question(hook.cwd(), words), call.detail(hook.cwd(), words))
+            (call.title(hook.cwd()), call.detail(hook.cwd(), words))
         }
     };
     let choices: Vec<Choice> = (!always.is_empty())
@@ -55,7 +56,7 @@ pub(super) fn permission_asked(hook: &HookInput, words: &Text) -> Result<HookAsk
         })
         .into_iter()
         .collect();
-    let question = permission::question(title, kind, detail, &choices);
+    let question = permission::question(&title, words, kind, detail, &choices);
     let mut ask = HookAsk::new(vec![question], move |answer| match permission::verdict(answer, &choices, DENIED) {
         Verdict::Allow => Some(json!({"reply": "once"})),
         Verdict::Choice(_) => Some(json!({"reply": "always"})),

@@ -8,6 +8,7 @@
 //!   `q0`, `q1`..., `type` `string` or `multiselect`), answered with the form reply's
 //!   `{answer: {q0: label, q1: [labels]}}`; a skipped question's key is left out.
 
+use crate::wording::Worded;
 use serde_json::{json, Map, Value};
 use user_questions_i18n::Text;
 
@@ -31,10 +32,10 @@ pub(super) fn permission_evaluate(hook: &HookInput, words: &Text) -> Result<Hook
         _ => Call::Other { tool: action.to_owned(), input: json!({"resources": resources, "metadata": metadata}) },
     };
     let title = match (action, resources.first()) {
-        ("edit", Some(path)) => words.tr_args("hook-edit", &[("path", (&shown_path(path, hook.cwd())).into())]),
-        _ => call.question(hook.cwd(), words),
+        ("edit", Some(path)) => Worded::new("hook-edit").arg("path", shown_path(path, hook.cwd())),
+        _ => call.title(hook.cwd()),
     };
-    let question = permission::question(title, action, call.detail(hook.cwd(), words), &[]);
+    let question = permission::question(&title, words, action, call.detail(hook.cwd(), words), &[]);
     Ok(HookAsk::new(vec![question], |answer| match permission::verdict(answer, &[], DENIED) {
         Verdict::Allow => Some(json!({"effect": "allow"})),
         Verdict::Deny(reason) => Some(json!({"effect": "deny", "message": reason})),

@@ -9,7 +9,7 @@ use clap::Args;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio_util::sync::CancellationToken;
 use user_questions::channel::asker::{AgentSpec, Asker};
-use user_questions::model::{AskRequest, Question};
+use user_questions::model::{AskRequest, Pick, Question};
 use user_questions::tool;
 
 #[derive(Args)]
@@ -39,6 +39,17 @@ pub struct AskArgs {
     /// question given with it titles the review.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "options", "multi"])]
     plan: Option<PathBuf>,
+    /// Ask the person to pick files or folders under --root; the answer's `selected`
+    /// holds the paths picked, relative to the root (with --multi, several).
+    #[arg(long, value_enum, requires = "root", conflicts_with_all = ["plan", "json", "options"])]
+    pick: Option<PickOf>,
+    /// The folder a pick is under.
+    #[arg(long, value_name = "DIR", requires = "pick")]
+    root: Option<PathBuf>,
+    /// Offer only paths that fit PATTERN (`*.toml` by name; with a `/`, the whole
+    /// path); repeat for more.
+    #[arg(long = "glob", value_name = "PATTERN", requires = "pick")]
+    globs: Vec<String>,
     /// Read a whole request `{"questions": [...]}` from stdin.
     #[arg(long, conflicts_with_all = ["question", "options", "multi", "detail", "detail_file"])]
     json: bool,
@@ -51,6 +62,13 @@ pub struct AskArgs {
     /// Ask without an agent (only answerers of scope `any` see it).
     #[arg(long)]
     no_agent: bool,
+}
+
+/// What `--pick` asks for.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PickOf {
+    Files,
+    Folders,
 }
 
 fn read_text(path: &PathBuf) -> std::io::Result<String> {
@@ -88,6 +106,15 @@ impl AskArgs {
         }
         q.multi_select = self.multi;
         q.header = self.header.clone();
+        if let (Some(of), Some(root)) = (self.pick, &self.root) {
+            let root = std::path::absolute(root).map_err(|e| format!("--root {}: {e}", root.display()))?;
+            let of = match of {
+                PickOf::Files => "files",
+                PickOf::Folders => "folders",
+            };
+            let pick = serde_json::json!({"of": of, "root": root, "globs": self.globs});
+            q.pick = Some(Pick::from_value(&pick, "--pick").map_err(|e| e.message().to_owned())?);
+        }
         q.detail = match &self.detail_file {
             Some(f) => Some(read_text(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?),
             None => self.detail.clone(),

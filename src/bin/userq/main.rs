@@ -298,6 +298,13 @@ async fn pending(socket: PathBuf, json: bool) -> ExitCode {
         if let Some(subject) = intent.and_then(user_questions::glance::subject).filter(|_| parts.is_empty()) {
             println!("  {subject}");
         }
+        // A file pick: what it picks, and under which folder.
+        for pick in p.request.questions.iter().filter_map(|q| q.pick.as_ref()) {
+            let of = serde_json::to_value(pick.of).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let said = tr().tr_args("pending-pick", &[("of", of.as_str().into()), ("root", pick.root.as_str().into())]);
+            let globs = Some(pick.globs.join(" ")).filter(|g| !g.is_empty()).map(|g| format!(" ({g})"));
+            println!("  {said}{}", globs.unwrap_or_default());
+        }
         // A permission's parts, one line each: what it would do, and why it is asked.
         for part in parts {
             let (does, why) = (words::does(&part, tr()), words::why(&part, tr()));

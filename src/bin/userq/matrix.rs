@@ -31,14 +31,13 @@ enum Decision {
 }
 
 impl Decision {
-    fn kind(self) -> String {
-        use user_questions::model::labels::{CODE_REVIEW, PERMISSION, PLAN_REVIEW};
+    fn kind(self) -> user_questions::model::Kind {
+        use user_questions::model::Kind;
         match self {
-            Self::Permission => PERMISSION,
-            Self::Plan => PLAN_REVIEW,
-            Self::Review => CODE_REVIEW,
+            Self::Permission => Kind::Permission,
+            Self::Plan => Kind::PlanReview,
+            Self::Review => Kind::CodeReview,
         }
-        .to_owned()
     }
 }
 

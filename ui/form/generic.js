@@ -8,7 +8,7 @@ import { tr } from "../text.js";
 import { detailNode, send } from "./act.js";
 
 /** @type {FormPresentation} */
-export const question = {
+export const generic = {
   body(view, q, saved, fs) {
     const detail = detailNode(q);
     if (detail) fs.append(detail);
