@@ -209,7 +209,7 @@ fuzz: deps-build
 ## trips, MCP start-up against the peer server, a question left over a channel, the desktop app's latency and memory,
 ## an agent's hook from spawn to its question on screen, a long code review, the relay.
 bench: $(VENV)/.installed $(AGENTS)/.installed $(SYNAPSE)/.installed $(PHONE)/.installed .tools/peer/.installed deps-e2e deps-test
-	cargo bench --bench ask --bench pending_memory --bench socket --bench policy
+	cargo bench --bench ask --bench pending_memory --bench socket --bench policy --bench pick
 	cargo build --release --bin userq
 	cargo build --release -p user-questions-desktop
 	$(VENV)/bin/python benches/mcp_startup.py

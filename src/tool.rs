@@ -13,7 +13,9 @@ pub const NAME: &str = "ask_user_question";
 pub const DESCRIPTION: &str = "Ask the user one or more questions and wait for the answer. \
 Use it when you must pause for a human decision: a choice between options, a permission, \
 or missing information. Each question may offer options (single or multi-select); the user \
-may also type a custom answer or skip a question (selected: []).";
+may also type a custom answer or skip a question (selected: []). To have the user choose \
+files or folders, give a question `pick` instead of options: the paths picked come back in \
+selected, relative to its root.";
 
 /// The JSON schema of the tool's input.
 pub fn input_schema() -> Value {
@@ -43,7 +45,22 @@ pub fn input_schema() -> Value {
                                 "additionalProperties": false
                             }
                         },
-                        "multi_select": {"type": "boolean", "description": "Allow several options."}
+                        "multi_select": {"type": "boolean", "description": "Allow several options (or paths)."},
+                        "pick": {
+                            "type": "object",
+                            "description": "Let the user pick files or folders under root instead of options.",
+                            "properties": {
+                                "of": {"type": "string", "enum": ["files", "folders"]},
+                                "root": {"type": "string", "description": "An absolute folder the paths are under."},
+                                "globs": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "Offer only paths fitting one of these (`*.toml` by name; with a `/`, the whole path)."
+                                }
+                            },
+                            "required": ["of", "root"],
+                            "additionalProperties": false
+                        }
                     },
                     "required": ["id", "question"]
                 }

@@ -156,6 +156,9 @@ def gone():
         time.sleep(0.1)
     for pid in running():
         os.kill(int(pid), 9)
+    # Killed is not yet gone: until the process has exited, it holds the name.
+    while running():
+        time.sleep(0.05)
 
 
 def wait_for(check, what, timeout=10):
@@ -221,8 +224,11 @@ def page_processes(pid):
     return set(found.stdout.split())
 
 
-def window_visible():
-    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^User Questions"], capture_output=True, text=True)
+def window_visible(pid=None):
+    """A visible window of the app; with `pid`, of that process alone."""
+    by_pid = ["--pid", str(pid)] if pid else []
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", *by_pid, "--name", "^User Questions"],
+                           capture_output=True, text=True)
     return found.stdout.strip() != ""
 
 

@@ -424,12 +424,15 @@ def test_the_page_loads_itself_again_in_a_new_page_process_after_many_questions_
     sock = tmp_path / "renew.sock"
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_RENEW_AFTER="3",
                USERQ_DATA_DIR=str(tmp_path / "data"))
+    # An app of an earlier test still running would take this launch as a request to
+    # show its own window: this app would exit at once, and its socket never come.
+    gone()
     app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
     pages = lambda: page_processes(app.pid)
     try:
-        wait_for(window_visible, "the window of a launch by a person")
-        # A loaded machine (a build beside the tests) can take its time to serve.
-        wait_for(sock.exists, "the app's socket", timeout=30)
+        # Its own window: the socket is bound before the window opens.
+        wait_for(lambda: window_visible(app.pid), "the window of a launch by a person")
+        assert sock.exists(), "the socket is there once the window is"
         first = wait_for(pages, "the page process")
         for i in range(3):
             assert answer_by_keyboard(sock, f"renew-{i}") == [{"id": "q", "selected": ["No"]}]

@@ -233,3 +233,30 @@ def test_allow_for_this_session_keeps_a_rule_the_next_command_of_that_session_me
         assert behavior(hook("cargo test --lib", "s7")) == "allow"
     finally:
         term.terminate(force=True)
+
+
+def test_a_file_pick_is_found_by_a_few_letters_and_pending_shows_it(sock, term, tmp_path):
+    root = tmp_path / "project"
+    for f in ["Cargo.toml", "src/main.rs", "src/config/app.toml", "target/x.toml", "docs/app.md"]:
+        (root / f).parent.mkdir(parents=True, exist_ok=True)
+        (root / f).write_text("")
+    (root / ".gitignore").write_text("target/\n")
+    p = ask(sock, "Which config?", "--pick", "files", "--root", str(root), "--glob", "*.toml", "--multi")
+    term.expect(f"pick under {root}")
+    term.expect("Which config")
+    env = dict(os.environ, USERQ_SOCKET=str(sock), USERQ_LANG="en")
+    pending = subprocess.run([USERQ, "pending"], env=env, capture_output=True, text=True, timeout=10).stdout
+    assert f"picks files under {root} (*.toml)" in pending, pending
+    term.send("cfgapp")
+    term.expect("src/config/app.toml")
+    term.send(" ")
+    term.send("\r")
+    term.expect(r"\(sent\)")
+    assert answer_of(p) == {"answers": [{"id": "q", "selected": ["src/config/app.toml"]}]}
+
+
+def test_a_bad_root_is_named(sock):
+    p = ask(sock, "Which?", "--pick", "folders", "--root", "/nonexistent/root")
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == 2
+    assert err.strip() == 'userq ask: questions[0].pick.root "/nonexistent/root" does not exist'

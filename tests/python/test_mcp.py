@@ -45,7 +45,8 @@ async def test_lists_both_tools_with_the_reference_schema(sock):
         schema = tools["ask_user_question"].input_schema
         assert schema["required"] == ["questions"]
         item = schema["properties"]["questions"]["items"]
-        assert set(item["properties"]) == {"id", "question", "header", "detail", "options", "multi_select"}
+        assert set(item["properties"]) == {"id", "question", "header", "detail", "options", "multi_select", "pick"}
+        assert item["properties"]["pick"]["required"] == ["of", "root"]
         assert set(item["properties"]["options"]["items"]["properties"]) == {"label", "description"}
         assert tools["review_plan"].input_schema["required"] == ["plan"]
 
@@ -75,6 +76,31 @@ async def test_ask_user_question_returns_the_compact_answer(sock, answerer):
         result = results[0]
         assert not result.is_error
         assert text(result) == '{"answers":[{"id":"pkg","selected":["pnpm"]}]}'
+
+
+async def test_a_model_asks_the_person_to_pick_a_file(sock, answerer, tmp_path):
+    from contextlib import AsyncExitStack
+
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "app.toml").write_text("")
+    a = answerer(scope="agents")
+    async with AsyncExitStack() as stack:
+        session = await session_for(stack, sock)
+        pick = {"of": "files", "root": str(tmp_path), "globs": ["*.toml"]}
+        r = await session.call_tool("ask_user_question", {"questions": [
+            {"id": "cfg", "question": "Which config?", "pick": {**pick, "root": str(tmp_path / "gone")}}]})
+        assert r.is_error and text(r) == f'Error: questions[0].pick.root "{tmp_path / "gone"}" does not exist'
+        results = []
+        async with anyio.create_task_group() as tg:
+            async def ask():
+                results.append(await session.call_tool("ask_user_question", {"questions": [
+                    {"id": "cfg", "question": "Which config?", "pick": pick}]}))
+
+            tg.start_soon(ask)
+            offer = await anyio.to_thread.run_sync(a.expect, "questions/offer")
+            assert offer["params"]["request"]["questions"][0]["pick"] == pick
+            a.reply(offer, {"answer": {"answers": [{"id": "cfg", "selected": ["config/app.toml"]}]}})
+        assert text(results[0]) == '{"answers":[{"id":"cfg","selected":["config/app.toml"]}]}'
 
 
 async def test_errors_are_tool_results_with_the_exact_texts(sock):
