@@ -108,7 +108,12 @@ async fn claude_code_permission_request_for_bash() {
     // What it is about, for a door that offers to remember an Allow as rules.
     let action = json!({"command": "rm -rf node_modules"});
     let parts = json!([{"text": "rm -rf node_modules", "does": "deletes", "why": "no-rule"}]);
-    assert_eq!(q["intent"], json!({"kind": "permission", "approve": "Allow", "action": action, "parts": parts}));
+    // Its title as the product's message, for each door to word in its person's language.
+    let title = json!({"message": "hook-run-command"});
+    assert_eq!(
+        q["intent"],
+        json!({"kind": "permission", "approve": "Allow", "title": title, "action": action, "parts": parts})
+    );
     assert_eq!(q["detail"], "```sh\nrm -rf node_modules\n```");
     let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Allow", always, "Deny"]);

@@ -345,6 +345,11 @@ fn judge_one(part: &Part, rules: &[&Rule], cwd: Option<&Path>) -> Judged {
                 return judged(part, Verdict::Ask, by);
             }
             if let Some(rule) = sure {
+                // A command the person allowed, given a secret or a configuration of
+                // its own to run another program by, is still the person's.
+                if rule.verdict == Verdict::Allow && beyond_a_command_rule(run) {
+                    return judged(part, Verdict::Ask, By::NoRule);
+                }
                 return judged(part, rule.verdict, by_rule(rule));
             }
             let read_only = rules.iter().find(|r| r.verdict == Verdict::Allow && r.what == What::ReadOnly);
@@ -390,6 +395,29 @@ fn unreadable(why: &Unreadable) -> By {
 }
 
 /// Whether a command of the read-only set may read a secret no word of it names:
+/// Options that hand a program a configuration naming what it runs, where a command
+/// rule allows the program: `cargo test --config 'build.rustc-wrapper="…"'`.
+const CONFIGURES: &[(&str, &[&str])] =
+    &[("cargo", &["--config", "-Z"]), ("npm", &["--userconfig", "--globalconfig", "--script-shell", "--node-options"])];
+
+/// Whether a run a command rule allows is given more than the rule can say: a word
+/// naming a secret (or an option's value naming one, `--config=.env`), or an option
+/// of [`CONFIGURES`].
+fn beyond_a_command_rule(run: &shell::Run) -> bool {
+    let configures = CONFIGURES.iter().find(|(name, _)| run.name() == Some(name)).map_or(&[][..], |(_, o)| o);
+    run.argv[1..].iter().filter_map(Word::literal).any(|w| {
+        let value = w.split_once('=').map(|(_, v)| v);
+        let secret = |p: &str| {
+            run.folder.resolve(p).is_none_or(|found| {
+                found.iter().any(|f| sensitive::secret(Path::new(&rules::expand_home(f))).is_some())
+            })
+        };
+        configures.iter().any(|o| w == *o || w.starts_with(&format!("{o}=")) || (o.len() == 2 && w.starts_with(o)))
+            || secret(w)
+            || value.is_some_and(secret)
+    })
+}
+
 /// through a link, under a folder it reads file by file, from every folder it may run
 /// in, or in the repository git shows. A relative folder from a folder not known may
 /// hold any.

@@ -46,13 +46,30 @@ fn glob(word: &str) -> Vec<Token> {
             '?' => out.push(Token::One),
             '*' => out.push(Token::Star),
             '[' => {
-                // To the closing `]` (a `]` first in the set is a letter of it).
+                // To the closing `]`, as bash reads a bracket: a `]` first in the set
+                // (after `!` or `^`) is a letter of it; `[:alpha:]`, `[=e=]` and `[.i.]`
+                // are classes to their own close; a backslash takes the next letter.
+                // Whatever is in it, it takes one letter, any but `/`.
                 let mut first = true;
-                for d in chars.by_ref() {
-                    if d == ']' && !first {
-                        break;
+                while let Some(d) = chars.next() {
+                    match d {
+                        ']' if !first => break,
+                        '\\' => {
+                            chars.next();
+                        }
+                        '[' if matches!(chars.peek(), Some(':' | '=' | '.')) => {
+                            let close = chars.next();
+                            let mut last = ' ';
+                            for e in chars.by_ref() {
+                                if e == ']' && Some(last) == close {
+                                    break;
+                                }
+                                last = e;
+                            }
+                        }
+                        _ => {}
                     }
-                    first = d == '!' || d == '^';
+                    first = first && (d == '!' || d == '^');
                 }
                 out.push(Token::One);
             }
@@ -162,6 +179,15 @@ mod tests {
             "{.ssh,x}/config",
             "/home/*/.aws/credentials",
             "*/*",
+            ".e[[:alpha:]]v",
+            ".[[=e=]]nv",
+            ".e[\\n]v",
+            "/root/.aw[[:alpha:]]/credentials",
+            "[[:alpha:]]d_rsa",
+            "[[.i.]]d_rsa",
+            "[^[:digit:]]d_rsa",
+            "server.[[:lower:]]ey",
+            ".e[]n]v",
         ] {
             assert!(may_name_secret(word), "{word}");
         }

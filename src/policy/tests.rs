@@ -492,3 +492,31 @@ fn grep_s_pattern_is_no_file() {
         assert_eq!(verdict(&p, asked), Verdict::Ask, "{asked}");
     }
 }
+
+#[test]
+fn a_fifth_attack_from_the_docs_alone_is_closed() {
+    let p = policy("[[allow]]\nread-only = true\n[[allow]]\ncommand = \"cargo test\"\n");
+    for command in [
+        // Bracket classes name secrets as surely as letters do.
+        "cat .e[[:alpha:]]v",
+        "cat .[[=e=]]nv",
+        "cat ~/.aw[[:alpha:]]/credentials",
+        "cat [[.i.]]d_rsa",
+        "cat server.[[:lower:]]ey",
+        // A secret read as patterns, or hashed against a guess.
+        "du -X .env .",
+        "du --exclude-from=.env .",
+        "md5sum -c - <<<'567ff168ae9829cf2589fb90a8f008c0  .env'",
+        "sha256sum --check sums",
+        // nohup writes nohup.out where its output is a terminal.
+        "nohup cat README.md",
+        // A command the person allowed, given a secret or another program to run.
+        "cargo test --config .env",
+        "cargo test --config 'build.rustc-wrapper=\"/usr/bin/touch\"'",
+        "cargo test --config=build.rustc-wrapper=x",
+    ] {
+        assert_eq!(verdict(&p, command), Verdict::Ask, "{command}");
+    }
+    assert_eq!(verdict(&p, "cargo test --release -p app"), Verdict::Allow);
+    assert_eq!(verdict(&p, "md5sum README.md"), Verdict::Allow);
+}

@@ -78,7 +78,7 @@ fn code() -> Vec<(PathBuf, String)> {
         }
     }
     let mut out = Vec::new();
-    for dir in ["src", "crates", "src-tauri/src", "ui"] {
+    for dir in ["src", "crates", "src-tauri", "ui"] {
         walk(&repo().join(dir), &mut out);
     }
     assert!(out.len() > 20, "the code was found ({} files)", out.len());

@@ -204,6 +204,12 @@ fn wrapped(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str, fed: F
     let mut rest: Vec<Word> = words[used..].to_vec();
     match name.as_str() {
         "command" if has("-v") || has("-V") => return push_run(reader, words, open, text),
+        // With its output a terminal, nohup writes it to `nohup.out` (else
+        // `$HOME/nohup.out`): a file written, judged as every write is.
+        "nohup" => {
+            let path = Word::Dynamic("nohup.out or $HOME/nohup.out".into());
+            reader.parts.push(Part::Write { path, text: text.to_owned() });
+        }
         "env" => {
             if has("-C") || has("--chdir") {
                 reader.folder = Folder::Unknown;

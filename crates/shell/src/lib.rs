@@ -174,7 +174,32 @@ pub fn read(command: &str) -> Reading {
         let text = command.escape_debug().take(80).collect();
         return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
     }
+    if read_otherwise(command) {
+        let text = command.escape_debug().take(80).collect();
+        return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
+    }
     walk::read(command, 0, Folder::default())
+}
+
+/// Text that bash reads otherwise than tree-sitter-bash, seen in the source itself:
+/// - a backslash-newline between two letters: bash removes it wherever it stands, in
+///   double quotes and here-documents too, and joins them (`"$\⏎(rm x)"` is a
+///   substitution, `EO\⏎F` ends a here-document);
+/// - `<<-`, whose body bash reads with its leading tabs taken out;
+/// - a redirection to a named descriptor, `{NAME}>&2`, by which bash sets `NAME`.
+fn read_otherwise(command: &str) -> bool {
+    let bytes = command.as_bytes();
+    let blank = |b: Option<&u8>| b.is_none_or(|b| *b == b' ' || *b == b'\t');
+    let joins = command.match_indices("\\\n").any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| &bytes[i]);
+        at == 0 || !blank(before) && !blank(bytes.get(at + 2))
+    });
+    let named_descriptor = command.match_indices('{').any(|(at, _)| {
+        let rest = &command[at + 1..];
+        let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        name_len > 0 && rest[name_len..].starts_with('}') && rest[name_len + 1..].starts_with(['<', '>'])
+    });
+    joins || command.contains("<<-") || named_descriptor
 }
 
 #[cfg(test)]

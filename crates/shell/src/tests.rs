@@ -111,7 +111,7 @@ fn quoting_and_escapes_are_resolved() {
 
 #[test]
 fn wrappers_are_read_through() {
-    reads("env LANG=C timeout 5 nice -n 3 nohup sudo ls", &["run sudo ls"]);
+    reads("env LANG=C timeout 5 nice -n 3 nohup sudo ls", &["write $nohup.out or $HOME/nohup.out", "run sudo ls"]);
     reads("env FOO=1 ls", &["unreadable changes-what-runs", "run ls"]);
     reads("time command exec git status", &["run git status"]);
     reads("command -v git", &["run command -v git"]);
@@ -324,4 +324,26 @@ fn an_empty_group_is_unreadable() {
     }
     assert!(matches!(read("{ ls; }").parts.as_slice(), [Part::Run(_)]));
     assert!(matches!(read("case a in b) ;; esac").parts.as_slice(), []));
+}
+
+#[test]
+fn what_bash_joins_or_assigns_beyond_the_parse_is_unreadable() {
+    for command in [
+        "echo \"$\\\n(rm x)\"",
+        "cat <<EOF\n$\\\n(rm x)\nEOF",
+        "cat <<EOF\n`\\\nrm x`\nEOF",
+        "cat <<EOF\nEO\\\nF\nrm x\nEOF",
+        "cat <<-EOF\n\t$(rm x)\n\tEOF",
+        "true {PATH}>&2; ls",
+        "echo {HOME}<README.md",
+    ] {
+        assert!(
+            matches!(read(command).parts.as_slice(), [Part::Unreadable { why: Unreadable::Syntax, .. }]),
+            "{command:?}: {:?}",
+            read(command)
+        );
+    }
+    // A line continued after a blank, or before one, joins nothing.
+    assert_eq!(read("cargo test \\\n  --release").parts.len(), 1);
+    assert!(matches!(read("echo {a}").parts.as_slice(), [Part::Run(_)]));
 }
