@@ -27,6 +27,7 @@ pub struct Listing {
 pub fn list(pick: &Pick, hidden: bool) -> Listing {
     let root = std::path::Path::new(&pick.root);
     let mut listing = Listing::default();
+    let fits = pick.globs_fit();
     let walk = WalkBuilder::new(root).hidden(!hidden).follow_links(false).require_git(false).build();
     for entry in walk.flatten() {
         let Ok(relative) = entry.path().strip_prefix(root) else { continue };
@@ -34,7 +35,7 @@ pub fn list(pick: &Pick, hidden: bool) -> Listing {
         let Some(kind) = entry.file_type() else { continue };
         let is_link = kind.is_symlink();
         let is_dir = if is_link { entry.path().is_dir() } else { kind.is_dir() };
-        if is_dir != (pick.of == Picked::Folders) || !pick.fits_globs(path) {
+        if is_dir != (pick.of == Picked::Folders) || !fits(path) {
             continue;
         }
         // A link is offered only where it leads inside the root.

@@ -40,8 +40,8 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// Parses `pick` at `at`, naming the first wrong field; [`Pick::check`] then holds
-    /// it to what no type says.
+    /// Parses `pick` at `at`, naming the first wrong field; [`Pick::check`] holds it to
+    /// what no type says, where the request's shape is checked.
     pub fn from_value(v: &Value, at: &str) -> Result<Self, UserQuestionError> {
         let obj = object(v, at)?;
         let bad = |m: String| UserQuestionError::bad_request(m);
@@ -58,9 +58,7 @@ impl Pick {
                 .and_then(|a| a.iter().map(|s| s.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>())
                 .ok_or_else(|| bad(format!("{at}.globs must be an array of strings")))?,
         };
-        let pick = Self { of, root: root.to_owned(), globs };
-        pick.check(at, false)?;
-        Ok(pick)
+        Ok(Self { of, root: root.to_owned(), globs })
     }
 
     /// What no type says, `BAD_REQUEST` naming it: the root is an absolute path (with
@@ -83,17 +81,19 @@ impl Pick {
         }
     }
 
-    /// Whether a path relative to the root (`/` between folders) fits the globs: a glob
-    /// with no `/` is matched against the last name (`*.toml` anywhere), any other
-    /// against the whole path, whose `*` stays within one folder.
-    pub fn fits_globs(&self, path: &str) -> bool {
+    /// Whether a path relative to the root (`/` between folders) fits the globs, each
+    /// compiled once for every path it is asked of: a glob with no `/` is matched
+    /// against the last name (`*.toml` anywhere), any other against the whole path,
+    /// whose `*` stays within one folder.
+    pub fn globs_fit(&self) -> impl Fn(&str) -> bool {
         let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
-        let name = path.rsplit('/').next().unwrap_or(path);
-        self.globs.is_empty()
-            || self.globs.iter().filter_map(|g| glob::Pattern::new(g).ok().map(|p| (g, p))).any(|(g, p)| {
-                let whole = g.contains('/');
-                p.matches_with(if whole { path } else { name }, options)
-            })
+        let patterns: Vec<(bool, glob::Pattern)> =
+            self.globs.iter().filter_map(|g| Some((g.contains('/'), glob::Pattern::new(g).ok()?))).collect();
+        let any = self.globs.is_empty();
+        move |path: &str| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            any || patterns.iter().any(|(whole, p)| p.matches_with(if *whole { path } else { name }, options))
+        }
     }
 
     /// Why `path`, picked as an answer, does not fit: outside the root (after `..` and
@@ -123,7 +123,7 @@ impl Pick {
             Picked::Folders if !is_dir => return Some(format!("{path:?} is not a folder, and folders were asked for")),
             _ => {}
         }
-        (!self.fits_globs(path)).then(|| format!("{path:?} fits none of {}", self.globs.join(", ")))
+        (!self.globs_fit()(path)).then(|| format!("{path:?} fits none of {}", self.globs.join(", ")))
     }
 }
 
@@ -133,7 +133,10 @@ mod tests {
     use serde_json::json;
 
     fn pick(v: Value) -> Result<Pick, String> {
-        Pick::from_value(&v, "questions[0].pick").map_err(|e| e.message().to_owned())
+        let at = "questions[0].pick";
+        let pick = Pick::from_value(&v, at).map_err(|e| e.message().to_owned())?;
+        pick.check(at, false).map_err(|e| e.message().to_owned())?;
+        Ok(pick)
     }
 
     #[test]

@@ -401,21 +401,20 @@ const CONFIGURES: &[(&str, &[&str])] =
     &[("cargo", &["--config", "-Z"]), ("npm", &["--userconfig", "--globalconfig", "--script-shell", "--node-options"])];
 
 /// Whether a run a command rule allows is given more than the rule can say: a word
-/// naming a secret (or an option's value naming one, `--config=.env`), or an option
-/// of [`CONFIGURES`].
+/// that may name a secret, as the read-only set judges one (an option's value too,
+/// `--config=.env`), or an option of [`CONFIGURES`].
 fn beyond_a_command_rule(run: &shell::Run) -> bool {
     let configures = CONFIGURES.iter().find(|(name, _)| run.name() == Some(name)).map_or(&[][..], |(_, o)| o);
-    run.argv[1..].iter().filter_map(Word::literal).any(|w| {
-        let value = w.split_once('=').map(|(_, v)| v);
-        let secret = |p: &str| {
-            run.folder.resolve(p).is_none_or(|found| {
-                found.iter().any(|f| sensitive::secret(Path::new(&rules::expand_home(f))).is_some())
-            })
-        };
-        configures.iter().any(|o| w == *o || w.starts_with(&format!("{o}=")) || (o.len() == 2 && w.starts_with(o)))
-            || secret(w)
-            || value.is_some_and(secret)
-    })
+    let configured = |w: &str| {
+        configures
+            .iter()
+            .any(|o| w == *o || w.strip_prefix(o).is_some_and(|rest| o.len() == 2 || rest.starts_with('=')))
+    };
+    // Its literal words: a word known only when it runs is the rule's to allow.
+    run.argv[1..]
+        .iter()
+        .filter(|w| w.literal().is_some())
+        .any(|w| w.literal().is_some_and(configured) || known::names_secret(w, known::Check::None, true, &run.folder))
 }
 
 /// through a link, under a folder it reads file by file, from every folder it may run

@@ -206,10 +206,7 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
 /// A file pick: the paths under its root, found as you type (inquire's fuzzy filter);
 /// Esc skips it.
 fn pick_paths(q: &Question, pick: &Pick) -> Result<Option<AnswerItem>, InquireError> {
-    let (title, header) = wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), tr());
-    if let Some(header) = &header {
-        println!("\n\x1b[1m{header}\x1b[0m");
-    }
+    let title = titled(q);
     println!("{}", tr().tr_args("answer-pick-under", &[("root", pick.root.as_str().into())]));
     let listing = user_questions::pick::list(pick, false);
     if listing.paths.is_empty() {
@@ -256,11 +253,17 @@ fn origin(request: &Request) -> String {
 
 /// One question; `None` when the person dismisses the whole ask. With `session`, the
 /// way "Allow for this session" keeps, and where: offered right after Allow.
-fn ask_one(q: &Question, session: Option<&(&Path, Way)>) -> Result<Option<AnswerItem>, InquireError> {
+/// Prints a question's header, in the person's language; its title, so worded.
+fn titled(q: &Question) -> String {
     let (title, header) = wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), tr());
     if let Some(header) = &header {
         println!("\n\x1b[1m{header}\x1b[0m");
     }
+    title
+}
+
+fn ask_one(q: &Question, session: Option<&(&Path, Way)>) -> Result<Option<AnswerItem>, InquireError> {
+    let title = titled(q);
     if let Some(detail) = &q.detail {
         println!();
         for line in detail.lines() {

@@ -113,7 +113,8 @@ impl AskArgs {
                 PickOf::Folders => "folders",
             };
             let pick = serde_json::json!({"of": of, "root": root, "globs": self.globs});
-            q.pick = Some(Pick::from_value(&pick, "--pick").map_err(|e| e.message().to_owned())?);
+            let pick = Pick::from_value(&pick, "--pick").and_then(|p| p.check("--pick", false).map(|()| p));
+            q.pick = Some(pick.map_err(|e| e.message().to_owned())?);
         }
         q.detail = match &self.detail_file {
             Some(f) => Some(read_text(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?),

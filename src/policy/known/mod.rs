@@ -197,7 +197,7 @@ pub const COUNTS_ONLY: &[&str] = &["wc", "md5sum", "sha1sum", "sha256sum", "sha5
 /// git as the path of a revision's file (`HEAD:.env`). Where the command `shows`
 /// what it reads, a word known only when it runs (`$F`), or a relative path from a
 /// folder not known, may be any.
-fn names_secret(word: &Word, check: Check, shows: bool, folder: &Folder) -> bool {
+pub(super) fn names_secret(word: &Word, check: Check, shows: bool, folder: &Folder) -> bool {
     let any_secret = |paths: Vec<String>, glob: bool| {
         paths.iter().map(|p| super::rules::expand_home(p)).any(|p| {
             if glob {
