@@ -86,6 +86,17 @@ impl Finder {
         scored.sort_unstable_by(order);
         scored.into_iter().map(|(_, p)| p).collect()
     }
+
+    /// Where `query`'s letters fall in `path`, as indices of its characters in order,
+    /// for a door to show them.
+    pub fn marks(&mut self, query: &str, path: &str) -> Vec<u32> {
+        let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+        let (mut buf, mut indices) = (Vec::new(), Vec::new());
+        pattern.indices(Utf32Str::new(path, &mut buf), &mut self.matcher, &mut indices);
+        indices.sort_unstable();
+        indices.dedup();
+        indices
+    }
 }
 
 #[cfg(test)]
@@ -131,5 +142,6 @@ mod tests {
         assert_eq!(finder.best("config", &paths, 1).len(), 1);
         assert_eq!(finder.best("", &paths, 2), ["Cargo.toml", "src/config/app.toml"]);
         assert!(finder.best("zzzz", &paths, 5).is_empty());
+        assert_eq!(finder.marks("cfgapp", "src/config/app.toml"), [4, 7, 9, 11, 12, 13]);
     }
 }

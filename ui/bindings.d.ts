@@ -37,6 +37,14 @@ type AgentView = { id: string, client: string | null, delegationDepth: number, }
 
 type QuestionKind = "generic" | "permission" | "plan-review" | "code-review" | "elicitation" | "file-pick";
 
+type Picked = "files" | "folders";
+
+type FilePick = { of: Picked, 
+/**
+ * An absolute folder.
+ */
+root: string, globs?: Array<string>, };
+
 type QuestionView = { id: string, question: string, header: string | null, 
 /**
  * The detail as sanitized HTML.
@@ -51,7 +59,29 @@ shownOptions: Array<QuestionOption>, multiSelect: boolean, intent: Intent | null
 /**
  * The kind the window presents it as ([`presented`]).
  */
-kind: QuestionKind, };
+kind: QuestionKind, 
+/**
+ * What a file pick picks, under which root.
+ */
+pick: FilePick | null, };
+
+type FoundPath = { path: string, marks: Array<number>, };
+
+type Found = { paths: Array<FoundPath>, 
+/**
+ * How many paths the pick offers in all.
+ */
+total: number, 
+/**
+ * The listing stopped at its bound (`user_questions::pick::MAX_PATHS`).
+ */
+cut: boolean, 
+/**
+ * How many are shown of how many, in the person's language.
+ */
+count: string, };
+
+type Preview = { "type": "text", lines: Array<string>, more: boolean, } | { "type": "binary", bytes: bigint, said: string, } | { "type": "folder", names: Array<string>, more: boolean, };
 
 type Revision = { 
 /**

@@ -32,6 +32,14 @@ export const commands = Object.freeze({
   reviewPlan: (ask, choice, annotations, general) => invoke("review_plan", { ask, choice, annotations, general }),
   /** Keeps a pasted picture; its path. @param {Uint8Array} bytes @returns {Promise<string>} */
   savePicture: (bytes) => invoke("save_picture", bytes),
+  /**
+   * The paths of a file pick that best fit `query`, hidden names too when `hidden`.
+   * @param {string} ask @param {string} question @param {string} query @param {boolean} hidden
+   * @returns {Promise<Found>}
+   */
+  findPaths: (ask, question, query, hidden) => invoke("find_paths", { ask, question, query, hidden }),
+  /** A look inside one path of a file pick. @param {string} ask @param {string} question @param {string} path @returns {Promise<Preview>} */
+  previewPath: (ask, question, path) => invoke("preview_path", { ask, question, path }),
   /** @param {string} ask @returns {Promise<void>} */
   dismissQuestion: (ask) => invoke("dismiss_question", { ask }),
   /** @param {string} ask @param {Draft} draft @returns {Promise<void>} */

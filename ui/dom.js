@@ -18,6 +18,7 @@ const HANDLERS = /** @type {const} */ ([
   "onmousedown",
   "onmouseup",
   "onkeyup",
+  "onkeydown",
 ]);
 
 /** Takes `node` and everything in it apart, into the pool. @param {Element} node */

@@ -1,7 +1,7 @@
 // @ts-check
 // One ask's form: its origin, each question's header and text, then what its
 // presentation adds (ui/form/: a question's fields, a permission's buttons, a plan
-// under review, a code review, an MCP server's form), Remember, Dismiss, and its draft
+// under review, a code review, an MCP server's form, a file pick), Remember, Dismiss, and its draft
 // kept as the person types. Every string from an agent goes in as text; only the
 // detail comes as HTML, rendered and sanitized in Rust.
 //
@@ -14,6 +14,7 @@ import { tr } from "./text.js";
 import { dismiss, draftOf } from "./form/act.js";
 import { codeReview } from "./form/code-review.js";
 import { elicitation } from "./form/elicitation.js";
+import { filePick } from "./form/file-pick.js";
 import { permission } from "./form/permission.js";
 import { planReview } from "./form/plan-review.js";
 import { generic } from "./form/generic.js";
@@ -31,6 +32,7 @@ const PRESENTATIONS = {
   "plan-review": planReview,
   "code-review": codeReview,
   elicitation,
+  "file-pick": filePick,
 };
 
 /** @param {ListedAsk} view @returns {HTMLFormElement} */

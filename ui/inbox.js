@@ -191,7 +191,9 @@ function select(ask, focus) {
   }
   const form = ask && state.forms.get(ask);
   if (form && focus)
-    /** @type {HTMLElement} */ (form.querySelector("input.choice, textarea, input.other, button") || form).focus();
+    /** @type {HTMLElement} */ (
+      form.querySelector("input.pick-search, input.choice, textarea, input.other, button") || form
+    ).focus();
 }
 
 /** Shows `ask` as the person's pick, the focus in it. @param {string} ask */

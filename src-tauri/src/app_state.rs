@@ -14,12 +14,15 @@ use user_questions::ssh::remembered::Statuses;
 use user_questions::{Scope, UserQuestions};
 
 use user_questions::deadline::Passed;
+use user_questions_window::picker::Picker;
 use user_questions_window::settings::{self, Settings};
 use user_questions_window::{Inbox, Text, WindowAnswerer};
 
 pub struct AppState {
     pub service: UserQuestions,
     pub inbox: Arc<Inbox>,
+    /// The file picks' listings, kept while the person searches them.
+    pub picker: Arc<Picker>,
     pub socket: PathBuf,
     do_not_disturb: AtomicBool,
     /// The history the service keeps, and what is wrong with it, if anything.
@@ -98,6 +101,7 @@ impl AppState {
         Ok(Self {
             service,
             inbox,
+            picker: Arc::default(),
             socket,
             do_not_disturb: AtomicBool::new(false),
             history,

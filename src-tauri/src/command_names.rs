@@ -1,13 +1,15 @@
 // The window's commands, by name: read by build.rs (each one then needs a permission,
 // so the window gets exactly those capabilities/default.json grants) and by the test
 // that holds this list, `tauri::generate_handler!` and the capability file together.
-pub const COMMAND_NAMES: [&str; 26] = [
+pub const COMMAND_NAMES: [&str; 28] = [
     "list_questions",
     "answer_question",
     "answer_marked",
     "request_changes",
     "review_plan",
     "save_picture",
+    "find_paths",
+    "preview_path",
     "dismiss_question",
     "save_draft",
     "status",

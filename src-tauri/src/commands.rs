@@ -18,6 +18,7 @@ use user_questions_window::history::{HistoryPage, RememberFor};
 use user_questions_window::machines::{InviteView, MachinesView};
 use user_questions_window::matrix::MatrixView;
 use user_questions_window::page::{HistoryProblem, Status, UiText};
+use user_questions_window::picker::{self, Found, Preview};
 use user_questions_window::rules::{RuleId, RulesView};
 use user_questions_window::{ListView, UiError};
 
@@ -150,6 +151,30 @@ pub fn save_picture(state: State<'_, AppState>, request: tauri::ipc::Request<'_>
     let tauri::ipc::InvokeBody::Raw(bytes) = request.body() else { return Err(not_one()) };
     let dir = state.pictures.clone().ok_or_else(|| UiError::new(ErrorCode::History, text.tr("window-history-off")))?;
     Ok(user_questions_window::pictures::save(&dir, bytes, &text)?.display().to_string())
+}
+
+/// The paths of a file pick that best fit what the person typed (its listing read
+/// once, off the window's thread, while the runtime goes on).
+#[tauri::command]
+pub async fn find_paths(
+    state: State<'_, AppState>,
+    ask: String,
+    question: String,
+    query: String,
+    hidden: bool,
+) -> Result<Found, UiError> {
+    tokio::task::block_in_place(|| state.picker.find(&state.inbox, (&ask, &question), &query, hidden, &state.text()))
+}
+
+/// A look inside one path of a file pick: a text file's first lines, a folder's names.
+#[tauri::command]
+pub async fn preview_path(
+    state: State<'_, AppState>,
+    ask: String,
+    question: String,
+    path: String,
+) -> Result<Preview, UiError> {
+    tokio::task::block_in_place(|| picker::preview(&state.inbox, (&ask, &question), &path, &state.text()))
 }
 
 /// One page of the History view, newest first.

@@ -115,6 +115,8 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, socket: PathBuf, start: Start
             commands::request_changes,
             commands::review_plan,
             commands::save_picture,
+            commands::find_paths,
+            commands::preview_path,
             commands::dismiss_question,
             commands::save_draft,
             commands::status,

@@ -29,7 +29,7 @@ pub enum Picked {
 /// `pick`: files or folders under `root`, fitting any of `globs` when there are some.
 /// One or several, as the question's `multiSelect` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FilePick"))]
 pub struct Pick {
     pub of: Picked,
     /// An absolute folder.

@@ -351,21 +351,6 @@ def test_an_unknown_intent_renders_as_a_generic_question(app, sock):
     agent.close()
 
 
-def test_a_file_pick_the_window_does_not_present_yet_is_a_text_question(app, sock, tmp_path):
-    # The protocol's promise for a kind a door does not know: a text field, and what
-    # the person typed arrives in `custom`.
-    (tmp_path / "config.toml").write_text("")
-    agent = Agent(sock, "picker")
-    agent.ask({"id": "cfg", "question": "Which config?",
-               "pick": {"of": "files", "root": str(tmp_path), "globs": ["*.toml"]}})
-    form = form_of(app, "picker")
-    assert not form.find_elements(By.CSS_SELECTOR, "input.choice")
-    form.find_element(By.CSS_SELECTOR, "input.other").send_keys("config.toml, the one at the root")
-    form.find_element(By.XPATH, ".//button[text()='Submit']").click()
-    assert agent.reply()["result"] == {"answers": [{"id": "cfg", "selected": [], "custom": "config.toml, the one at the root"}]}
-    agent.close()
-
-
 def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
     from conftest import APP
 

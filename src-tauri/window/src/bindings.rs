@@ -14,11 +14,14 @@ use crate::list::{GroupView, ListView, ListedAsk};
 use crate::machines::{InviteView, MachineView, MachinesView};
 use crate::matrix::{MatrixView, MemberView};
 use crate::page::{HistoryProblem, Status, UiText};
+use crate::picker::{Found, FoundPath, Preview};
 use crate::remember::WayView;
 use crate::revision::Revision;
 use crate::rules::{PolicyRuleView, ProjectView, RuleId, RulesView};
 use user_questions::history::store::Rule;
-use user_questions::model::{Answer, AnswerItem, Context, ErrorCode, Intent, Kind as QuestionKind, QuestionOption};
+use user_questions::model::{
+    Answer, AnswerItem, Context, ErrorCode, Intent, Kind as QuestionKind, Pick, Picked, QuestionOption,
+};
 use user_questions::review::diff::{Change, File, Hunk, Line};
 use user_questions::review::feedback::Comment;
 use user_questions::review::plan::{Annotation, Kind, Status as AnnotationStatus};
@@ -40,7 +43,12 @@ fn declarations() -> String {
         Context::decl(),
         AgentView::decl(),
         QuestionKind::decl(),
+        Picked::decl(),
+        Pick::decl(),
         QuestionView::decl(),
+        FoundPath::decl(),
+        Found::decl(),
+        Preview::decl(),
         Revision::decl(),
         Change::decl(),
         Line::decl(),

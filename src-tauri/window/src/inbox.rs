@@ -12,7 +12,9 @@ use serde_json::Value;
 use tokio::sync::watch;
 use user_questions::batch;
 use user_questions::history::annotations as history_annotations;
-use user_questions::model::{AgentInfo, Context, ErrorCode, Intent, Kind, Question, QuestionOption, UserQuestionError};
+use user_questions::model::{
+    AgentInfo, Context, ErrorCode, Intent, Kind, Pick, Question, QuestionOption, UserQuestionError,
+};
 use user_questions::review::plan::{self, Annotation};
 use user_questions::review::{self, diff, feedback, feedback::Comment};
 use user_questions::service::Progress;
@@ -41,6 +43,8 @@ pub struct QuestionView {
     pub intent: Option<Intent>,
     /// The kind the window presents it as ([`presented`]).
     pub kind: Kind,
+    /// What a file pick picks, under which root.
+    pub pick: Option<Pick>,
 }
 
 /// The asking agent as the window shows it: its id, its client's name and its
@@ -62,7 +66,7 @@ impl From<&AgentInfo> for AgentView {
 
 /// The kinds this window has no presentation of yet: each is shown as the generic form,
 /// as the protocol promises, and answered with typed text.
-pub const SHOWN_AS_GENERIC: &[Kind] = &[Kind::FilePick];
+pub const SHOWN_AS_GENERIC: &[Kind] = &[];
 
 /// The kind the window presents a question as: its own, where this window has a
 /// presentation of it (`ui/form/`) that fits; else the generic form. A permission is
@@ -141,6 +145,13 @@ pub struct Inbox {
 
 fn view_of(ask: &Ask) -> AskView {
     let request = ask.request();
+    // A pick's root on another machine is not this machine's to list: typed, as the
+    // protocol says.
+    let elsewhere = request.context.as_ref().is_some_and(|c| c.machine.is_some());
+    let presented = |q: &Question| match presented(q) {
+        Kind::FilePick if elsewhere => Kind::Generic,
+        kind => kind,
+    };
     let questions: Vec<QuestionView> = request
         .questions
         .iter()
@@ -159,6 +170,7 @@ fn view_of(ask: &Ask) -> AskView {
             multi_select: q.multi_select,
             intent: q.intent.clone(),
             kind: presented(q),
+            pick: q.pick.clone(),
         })
         .collect();
     let presentation = presentation_of(&questions);

@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod matrix;
 pub mod notice;
 pub mod page;
+pub mod picker;
 pub mod pictures;
 pub mod remember;
 pub mod revision;

@@ -164,6 +164,7 @@ mod tests {
                     extra: Default::default(),
                 }),
                 kind: if plan { Kind::PlanReview } else { Kind::Generic },
+                pick: None,
             }],
             draft: None,
             can_remember: false,
