@@ -91,7 +91,7 @@ fn the_whole_app_runs_under_the_mock_runtime() {
         if name == "hide_window" {
             continue; // it hides the window this test speaks through
         }
-        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "lang": "tlh", "id": 0, "comments": [],
+        let args = json!({"ask": "a-none", "answer": {"answers": []}, "draft": {}, "question": "q", "query": "", "hidden": false, "path": "x", "lang": "tlh", "id": 0, "comments": [],
                 "choice": "Revise", "annotations": [], "general": "", "name": "no-such-agent", "connect": false,
                 "entry": "", "file": "/nowhere/.userq/rules.toml", "asks": ["a-none"], "allow": true});
         if let Err(e) = invoke(&window, name, args) {
