@@ -284,7 +284,8 @@ impl Bridge {
     /// Puts the ask in the room and counts what comes back until it is decided; then
     /// delivers it. Never returns otherwise: the ask's other ending stops it. What it
     /// sent is in `posted` from the moment each event is sent.
-    async fn follow(&self, ask: &Ask, posted: &Mutex<Option<Posted>>, counting: Counting) {
+    /// `earlier`: the same question an earlier run left in the room, taken up again.
+    async fn follow(&self, ask: &Ask, posted: &Mutex<Option<Posted>>, counting: Counting, earlier: Option<Posted>) {
         let Counting { tally, to, mut heard, desk, shown } = counting;
         let request = &shown;
         let key = ask.request_json().get();
@@ -294,7 +295,7 @@ impl Bridge {
                 self.routes.lock().unwrap().insert(id, Route { to: to.clone(), at });
             }
         };
-        if let Some(earlier) = self.open.take(key) {
+        if let Some(earlier) = earlier {
             // Asked again after a restart: the same question in the room, and what was
             // said there meanwhile.
             route(&earlier.message, first_open);
@@ -504,7 +505,8 @@ impl Answerer for Answering {
         let bridge = &self.0;
         let posted = Mutex::new(None);
         let counting = bridge.counting(ask);
-        let follow = bridge.follow(ask, &posted, counting);
+        let earlier = bridge.open.take(ask.request_json().get());
+        let follow = bridge.follow(ask, &posted, counting, earlier);
         let rest = async {
             match next.run().await {
                 // Nobody here: the room holds the ask.
@@ -523,17 +525,40 @@ impl Answerer for Answering {
             outcome = &mut rest => outcome,
             () = &mut follow => rest.await,
         };
-        let Some(posted) = posted.lock().unwrap().take() else { return outcome };
-        if (bridge.stopping)() {
-            // The server stops: its asker may ask again, and finds it in the room.
-            return outcome;
+        bridge.ended(ask, &posted, &outcome);
+        outcome
+    }
+}
+
+impl Bridge {
+    /// Takes up a question an earlier run left in the room whose asker asked again
+    /// before this run's bridge was in the waterfall, so that another answerer (a
+    /// window, at the lowest priority) holds it: the room's votes, those given
+    /// meanwhile included, decide it as if the bridge had been offered it, and an
+    /// answer from the holder ends it in the room. Nothing is lost whoever holds it.
+    pub(super) async fn take_up(self: Arc<Self>, ask: Ask, earlier: Posted) {
+        let posted = Mutex::new(None);
+        let counting = self.counting(&ask);
+        tokio::select! {
+            () = self.follow(&ask, &posted, counting, Some(earlier)) => {}
+            () = ask.ended() => {}
+        }
+        ask.ended().await;
+        self.ended(&ask, &posted, &ask.take_outcome());
+    }
+
+    /// The question of `ask` ended: its poll ends in the room, saying how, unless the
+    /// server stops (its asker may ask again, and finds it in the room).
+    fn ended(self: &Arc<Self>, ask: &Ask, posted: &Mutex<Option<Posted>>, outcome: &Result<Answer, UserQuestionError>) {
+        let Some(posted) = posted.lock().unwrap().take() else { return };
+        if (self.stopping)() {
+            return;
         }
         let by = ask.answered_by().map(|n| Decider::parse(&n));
         let ours = matches!(by, Some(Decider::Matrix(_)));
-        let how = ending(&outcome, by.as_ref());
-        let bridge = bridge.clone();
+        let how = ending(outcome, by.as_ref());
+        let bridge = self.clone();
         tokio::spawn(async move { bridge.withdraw(posted, ours, how).await });
-        outcome
     }
 }
 

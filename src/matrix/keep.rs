@@ -38,6 +38,8 @@ struct Running {
     sync: tokio::task::JoinHandle<()>,
     /// Withdraws what an earlier run left and nobody asked again.
     sweep: tokio::task::JoinHandle<()>,
+    /// Follow what an earlier run left that another answerer took before the bridge was there.
+    taken_up: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for Running {
@@ -46,6 +48,7 @@ impl Drop for Running {
         self.registration.remove();
         self.sync.abort();
         self.sweep.abort();
+        self.taken_up.iter().for_each(tokio::task::JoinHandle::abort);
     }
 }
 
@@ -96,6 +99,15 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
     let team = rule.team();
     service.set_team(Some(Arc::new(move |q| team.needs(q))));
     let registration = service.register("matrix", Scope::Any, PRIORITY, Arc::new(Answering(bridge.clone())));
+    // Asked again before the bridge was in the waterfall, held by another answerer:
+    // taken up all the same.
+    let taken_up = service
+        .pending()
+        .iter()
+        .filter_map(|p| service.live_ask(&p.ask))
+        .filter_map(|ask| Some((bridge.open.take(ask.request_json().get())?, ask)))
+        .map(|(earlier, ask)| tokio::spawn(bridge.clone().take_up(ask, earlier)))
+        .collect();
     let left = bridge.clone();
     let sweep = tokio::spawn(async move {
         tokio::time::sleep(come_back()).await;
@@ -127,7 +139,7 @@ async fn start(service: &UserQuestions, place: &Place, stamps: Stamps) -> Result
         rule.room,
         bridge.client.user_id().map(|u| u.to_string()).unwrap_or_default()
     );
-    Ok(Running { service: service.clone(), stamps, registration, sync, sweep })
+    Ok(Running { service: service.clone(), stamps, registration, sync, sweep, taken_up })
 }
 
 /// Votes and thread replies of the bridge's room go to the bridge (each in a task of

@@ -70,12 +70,12 @@ impl Open {
         }
     }
 
-    /// The question of `request` an earlier run left open, taken up again.
+    /// The question of `request` an earlier run left open, taken up again: once, by
+    /// whichever of the bridge's answerer and its start finds the ask first.
     pub fn take(&self, request: &str) -> Option<Posted> {
         let held = self.held.lock().unwrap();
         let at = held.iter().position(|p| p.request == request)?;
-        self.taken.lock().unwrap().insert(held[at].message.clone());
-        Some(held[at].clone())
+        self.taken.lock().unwrap().insert(held[at].message.clone()).then(|| held[at].clone())
     }
 
     /// Keeps `posted` until it ends.
@@ -128,6 +128,7 @@ mod tests {
         assert_eq!(again.left(), vec![posted.clone()]);
         assert_eq!(again.take("{\"q\":1}"), Some(posted.clone()));
         assert!(again.left().is_empty(), "taken up");
+        assert_eq!(again.take("{\"q\":1}"), None, "taken up once");
         assert_eq!(again.take("{\"q\":2}"), None);
         assert_eq!(posted.events().collect::<Vec<_>>(), ["$m", "$f", "$p"]);
         again.end("$m");

@@ -94,6 +94,13 @@ impl UserQuestions {
         self.0.waterfall.registered.notified()
     }
 
+    /// The pending ask `id` itself, wherever it is held: for a part of the service that
+    /// takes up an ask another answerer holds (the Matrix bridge, its earlier run's
+    /// question).
+    pub(crate) fn live_ask(&self, id: &str) -> Option<Ask> {
+        self.0.live.lock().unwrap().get(id).and_then(ask::Kept::ask)
+    }
+
     /// Every ask not yet ended, oldest first.
     pub fn pending(&self) -> Vec<PendingAsk> {
         self.0.pending.snapshot()
@@ -105,8 +112,7 @@ impl UserQuestions {
     /// takes it down as for any answer. A misfit is `BAD_ANSWER`, and an ask that is not
     /// pending `NOT_PENDING`, each leaving the ask as it was.
     pub fn answer_pending(&self, id: &str, answer: Answer, by: &str) -> Result<(), UserQuestionError> {
-        let ask = self.0.live.lock().unwrap().get(id).and_then(ask::Kept::ask);
-        let ask = ask.ok_or_else(|| UserQuestionError::not_pending(id))?;
+        let ask = self.live_ask(id).ok_or_else(|| UserQuestionError::not_pending(id))?;
         let answer = answer.fit(&ask.request().questions)?;
         if ask.ending().is_some() || ask.is_withdrawn() {
             return Err(UserQuestionError::not_pending(id));

@@ -285,6 +285,35 @@ def test_a_question_waits_its_delay_before_the_room_and_the_deadline_denies_it_t
         fay.close()
 
 
+class Holding(Answerer):
+    """A window's answerer: it holds every question it is offered."""
+
+    def _read(self):
+        for line in self.f:
+            m = json.loads(line)
+            if m.get("method") == "questions/offer":
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": {"claim": True}})
+            (self.messages if "method" in m else self.replies).put(m)
+
+
+def window_at(path):
+    """Registers a holding answerer as soon as a server listens at `path`, as the desktop
+    window does when its host starts; the future of it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def register():
+        deadline = time.time() + 60
+        while True:
+            try:
+                return Holding(path, name="desk window")
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.01)
+
+    return ThreadPoolExecutor(1).submit(register)
+
+
 def test_nothing_is_lost_when_the_homeserver_or_the_desk_restarts(homeserver, tmp_path):
     homeserver.register("gus", "pw-gus")
     gus = Phone(homeserver, "gus", "pw-gus")
@@ -303,15 +332,23 @@ def test_nothing_is_lost_when_the_homeserver_or_the_desk_restarts(homeserver, tm
         assert json.loads(asked.communicate(timeout=60)[0])["answers"][0]["selected"] == ["south"]
 
         # The desk's server restarts mid-question; the vote given meanwhile reaches the
-        # asker, who asked again, in the same poll.
+        # asker, who asked again, in the same poll. A window is there too: an answerer at
+        # the lowest priority that registers as soon as the new server listens and holds
+        # whatever it is offered, so it may hold the ask again before the bridge is back.
         asked = desk.ask("Which queue?", "--option", "fast", "--option", "bulk")
         poll = gus.poll("Which queue?")
         desk.stop()
         gus.send(room=room, vote=poll["id"], answers=["o2"])
+        window = window_at(desk.socket)
         desk.serve()
         out, err = asked.communicate(timeout=60)
         assert asked.returncode == 0, err
         assert json.loads(out)["answers"][0]["selected"] == ["bulk"]
+        held = window.result(timeout=60)
+        offer = held.expect("questions/offer", timeout=10)
+        assert offer["params"]["request"]["questions"][0]["question"] == "Which queue?"
+        assert held.expect("questions/withdraw", timeout=10)["params"]["ask"] == offer["params"]["ask"]
+        held.s.close()
         assert desk.record("Which queue?")["answeredBy"] == f"matrix:@gus:localhost/{gus.device}"
         gus.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the poll to end")
         polls = {m["poll"]["id"] for m in gus.seen if (m.get("poll") or {}).get("question") == "Which queue?"}
