@@ -32,6 +32,7 @@ use matrix_sdk::{Client, Room};
 use tokio::sync::mpsc;
 
 use super::open::{Open, Posted};
+use super::pick;
 use super::pins::Pins;
 use super::tally::{Tally, Team, Voter, DESK, DESK_PERSON};
 use super::{post, session};
@@ -47,6 +48,8 @@ const RETRY: Duration = Duration::from_secs(2);
 pub enum Heard {
     Vote {
         at: usize,
+        /// The poll voted in.
+        poll: String,
         voter: Voter,
         when: MilliSecondsSinceUnixEpoch,
         answers: Vec<String>,
@@ -55,6 +58,12 @@ pub enum Heard {
         at: usize,
         voter: Voter,
         text: String,
+    },
+    /// Paths picked for question `at`'s file pick.
+    Picked {
+        at: usize,
+        voter: Voter,
+        paths: Vec<String>,
     },
     /// The desk's person voted (the count took it already).
     Desk,
@@ -201,7 +210,7 @@ impl Bridge {
             return;
         }
         match self.counted(sender, encryption).await {
-            Ok(voter) => self.route(start, |at| Heard::Vote { at, voter, when, answers }),
+            Ok(voter) => self.route(start, |at| Heard::Vote { at, poll: start.to_string(), voter, when, answers }),
             Err(why) => self.explain(start, sender, why).await,
         }
     }
@@ -240,12 +249,55 @@ impl Bridge {
 
     /// Shown, not counted: says why in the thread.
     async fn explain(&self, root: &OwnedEventId, sender: &OwnedUserId, why: NotCounted) {
+        self.notice(root, why.words(sender.as_str())).await;
+    }
+
+    /// Says `text` in the thread of `root`, once.
+    async fn notice(&self, root: &OwnedEventId, text: String) {
         let Some(room) = self.room() else { return };
-        let mut notice = RoomMessageEventContent::notice_plain(why.words(sender.as_str()));
+        let mut notice = RoomMessageEventContent::notice_plain(text);
         notice.relates_to = Some(Relation::Thread(Thread::plain(root.clone(), root.clone())));
         if let Err(e) = room.send(notice).await {
-            tracing::warn!("matrix: could not say why a vote does not count: {e}");
+            tracing::warn!("matrix: could not say something in a question's thread: {e}");
         }
+    }
+
+    /// A reply to question `at`'s file pick: a path that fits picks it; letters are
+    /// answered with a poll of the best matches (`offered` keeps its paths), or a word
+    /// in the thread when nothing fits.
+    async fn pick_reply(
+        &self,
+        question: &crate::model::Question,
+        (at, voter, text): (usize, Voter, String),
+        posted: &Mutex<Option<Posted>>,
+        route: &(dyn Fn(&str, usize) + Sync),
+        offered: &mut HashMap<String, Vec<String>>,
+    ) -> Option<Heard> {
+        let pick = question.pick.clone()?;
+        let asked = question.clone();
+        let reply = tokio::task::spawn_blocking(move || pick::reply(&asked, &pick, &text)).await.ok()?;
+        match reply {
+            pick::Reply::Picked(paths) => return Some(Heard::Picked { at, voter, paths }),
+            pick::Reply::Offer(poll, paths) => {
+                let id = self.send(|| (*poll).clone()).await.to_string();
+                route(&id, at);
+                offered.insert(id.clone(), paths);
+                let kept = posted.lock().unwrap().as_mut().map(|p| {
+                    p.polls.push((at, id));
+                    p.clone()
+                });
+                if let Some(kept) = kept {
+                    self.open.keep(kept);
+                }
+            }
+            pick::Reply::Nothing(said) => {
+                let message = posted.lock().unwrap().as_ref().map(|p| p.message.clone());
+                if let Some(root) = message.and_then(|m| OwnedEventId::try_from(m).ok()) {
+                    self.notice(&root, said).await;
+                }
+            }
+        }
+        None
     }
 
     /// Sends `content` to the room, again and again until it is sent (the homeserver
@@ -329,6 +381,8 @@ impl Bridge {
             }
             self.open.keep(posted.lock().unwrap().clone().expect("sent"));
         }
+        // The paths of the polls offered for a file pick, by poll.
+        let mut offered = HashMap::new();
         loop {
             let wake = tally.lock().unwrap().next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             let heard = tokio::select! {
@@ -338,10 +392,21 @@ impl Bridge {
                     None
                 }
             };
+            let heard = match heard {
+                Some(Heard::Reply { at, voter, text }) if pick::of(request, at).is_some() => {
+                    let reply = (at, voter, text);
+                    self.pick_reply(&request.questions[at], reply, posted, &route, &mut offered).await
+                }
+                Some(Heard::Vote { at, poll, voter, answers, .. }) if offered.contains_key(&poll) => {
+                    pick::chosen(&offered[&poll], &answers).map(|paths| Heard::Picked { at, voter, paths })
+                }
+                heard => heard,
+            };
             let decided = {
                 let mut tally = tally.lock().unwrap();
                 match heard {
-                    Some(Heard::Vote { at, voter, when, answers }) => tally.vote(at, voter, when, answers),
+                    Some(Heard::Vote { at, voter, when, answers, .. }) => tally.vote(at, voter, when, answers),
+                    Some(Heard::Picked { at, voter, paths }) => tally.pick(at, voter, paths),
                     Some(Heard::Reply { at, voter, text }) => tally.reply(at, voter, text),
                     Some(Heard::Desk) | None => {}
                 }

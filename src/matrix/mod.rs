@@ -15,6 +15,7 @@ pub mod answerer;
 pub mod bridge;
 pub mod keep;
 pub mod open;
+pub mod pick;
 pub mod pins;
 pub mod post;
 pub mod room;

@@ -81,7 +81,7 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
         plain.push_str(&format!("\n{said}"));
         html.push_str(&format!("<blockquote>{}</blockquote>", escape(&said)));
     }
-    for q in &request.questions {
+    for (at, q) in request.questions.iter().enumerate() {
         let header = q.header.as_deref().map(|h| format!("{h}: ")).unwrap_or_default();
         plain.push_str(&format!("\n\n{header}{}", q.question));
         html.push_str(&format!("<p><strong>{}</strong>{}</p>", escape(&header), escape(&q.question)));
@@ -98,6 +98,11 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
                 plain.push_str(&format!("\n{line}"));
                 html.push_str(&format!("<p><em>{}</em></p>", escape(&line)));
             }
+        }
+        if let Some(pick) = super::pick::of(request, at) {
+            let line = super::pick::how(pick);
+            html.push_str(&format!("<p>{}</p>", escape(&line)));
+            plain.push_str(&format!("\n{line}"));
         }
         if q.options.len() > MOST_OPTIONS {
             let rest: Vec<&str> = q.options[MOST_OPTIONS..].iter().map(|o| o.label.as_str()).collect();

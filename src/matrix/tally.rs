@@ -191,6 +191,18 @@ impl Tally {
         }
     }
 
+    /// Paths picked for question `at`'s file pick (a path replied, or voted for in a
+    /// poll of matches): its answer, as a reply alone answers a question that is no
+    /// decision.
+    pub fn pick(&mut self, at: usize, voter: Voter, paths: Vec<String>) {
+        let Some(question) = self.questions.get(at) else { return };
+        let count = &mut self.counts[at];
+        if count.decided.is_none() && (question.multi_select || paths.len() == 1) {
+            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            count.decided = Some(Decided { item: AnswerItem::selected(question.id.clone(), &paths), by: vec![voter] });
+        }
+    }
+
     /// An answer given at the desk, as `voter`'s vote. Counted (true) when it approves
     /// every question that needs the team: those approvals join the room's votes, and
     /// the rest of its questions are decided as given. Not counted (false) when it says

@@ -501,3 +501,49 @@ def test_a_permission_reaches_the_phone_with_where_the_agent_works_and_what_it_s
     finally:
         desk.stop()
         pia.close()
+
+
+def test_a_file_pick_is_answered_on_the_phone_with_a_path_or_a_poll_of_the_best_matches(homeserver, tmp_path):
+    """A phone cannot browse the desk's disk: a path replied in the thread answers the
+    pick, and a few letters come back as a poll of the best matches under the root."""
+    homeserver.register("kai", "pw-kai")
+    kai = Phone(homeserver, "kai", "pw-kai")
+    desk = Desk(tmp_path)
+    project = tmp_path / "project"
+    for f in ["config/dev.toml", "config/prod.toml", "src/main.rs", ".env"]:
+        (project / f).parent.mkdir(parents=True, exist_ok=True)
+        (project / f).write_text("")
+    said = lambda message, words: lambda m: ((m.get("message") or {}).get("thread") == message["id"]
+                                              and words in m["message"]["body"])
+    try:
+        room = bridge_for(homeserver, desk, "pick-bridge", [kai])
+        asked = desk.ask("Which config?", "--pick", "files", "--root", str(project))
+        message = kai.wait(lambda m: "Which config?" in (m.get("message") or {}).get("body", ""), "the pick")["message"]
+        assert f"Reply in this message's thread with a path under {project}, or a few letters" in message["body"]
+        assert not [m for m in kai.seen if (m.get("poll") or {}).get("question", "").startswith("Which config?")]
+
+        kai.send(room=room, reply=message["id"], text="zzzz")
+        kai.wait(said(message, f"Nothing under {project} fits “zzzz”"), "nothing fits, said in the thread")
+        kai.send(room=room, reply=message["id"], text="prd")
+        poll = kai.poll("Which config? (the best matches for “prd”)")
+        assert [a["text"] for a in poll["answers"]] == ["config/prod.toml"] and poll["max"] == 1
+        kai.send(room=room, vote=poll["id"], answers=[poll["answers"][0]["id"]])
+        out, err = asked.communicate(timeout=60)
+        assert asked.returncode == 0, err
+        assert json.loads(out)["answers"][0]["selected"] == ["config/prod.toml"]
+        kai.wait(lambda m: (m.get("end") or {}).get("poll") == poll["id"], "the offered poll to end")
+
+        # Several, as paths between commas; a hidden file or a path out of the root is
+        # never one of them.
+        asked = desk.ask("Which files?", "--pick", "files", "--multi", "--root", str(project))
+        message = kai.wait(lambda m: "Which files?" in (m.get("message") or {}).get("body", ""), "the pick")["message"]
+        kai.send(room=room, reply=message["id"], text="env")
+        kai.wait(said(message, "Nothing under"), "a hidden file is not offered")
+        kai.send(room=room, reply=message["id"], text="src/main.rs, config/dev.toml")
+        out, err = asked.communicate(timeout=60)
+        assert asked.returncode == 0, err
+        assert json.loads(out)["answers"][0]["selected"] == ["src/main.rs", "config/dev.toml"]
+        assert desk.record("Which files?")["answeredBy"] == f"matrix:@kai:localhost/{kai.device}"
+    finally:
+        desk.stop()
+        kai.close()
