@@ -55,7 +55,11 @@ detailHtml: string | null, options: Array<QuestionOption>,
  * (Allow, Deny, Approve, Revise) in the person's language, an agent's as they
  * came. What is sent back is always from `options`.
  */
-shownOptions: Array<QuestionOption>, multiSelect: boolean, intent: Intent | null, 
+shownOptions: Array<QuestionOption>, multiSelect: boolean, 
+/**
+ * The option that approves, for a question with an intent.
+ */
+approve: string | null, 
 /**
  * The kind the window presents it as ([`presented`]).
  */

@@ -19,7 +19,7 @@ export const codeReview = {
   actions(form, view, actions) {
     form.classList.add("buttons");
     const only = view.questions[0];
-    const approve = only.intent?.approve || "";
+    const approve = only.approve || "";
     actions.append(
       el("button", {
         type: "button",

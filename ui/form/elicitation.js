@@ -17,7 +17,7 @@ export const elicitation = {
   actions(form, view, actions) {
     form.classList.add("buttons");
     const only = view.questions[0];
-    const approve = only.intent?.approve || "";
+    const approve = only.approve || "";
     for (const o of only.options) {
       const primary = o.label === approve;
       actions.append(
@@ -34,7 +34,7 @@ export const elicitation = {
   // A form's Send (Enter included) is its first question's approve label.
   submit(form, view) {
     const only = view.questions[0];
-    const approve = only.intent?.approve;
+    const approve = only.approve;
     return send(form, approve ? { qid: only.id, label: approve } : undefined);
   },
 };

@@ -26,7 +26,7 @@ export const permission = {
   actions(form, view, actions) {
     form.classList.add("buttons");
     const only = view.questions[0];
-    const approve = only.intent?.approve;
+    const approve = only.approve;
     const deny = only.options[only.options.length - 1].label;
     const ways = view.rememberWays.length ? waysNode(view.rememberWays) : null;
     only.options.forEach((o, i) => {

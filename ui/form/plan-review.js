@@ -26,7 +26,7 @@ export const planReview = {
   actions(form, view, actions) {
     form.classList.add("buttons");
     const only = view.questions[0];
-    const approve = only.intent?.approve || "";
+    const approve = only.approve || "";
     for (const label of [approve, ...only.options.map((o) => o.label).filter((l) => l !== approve)]) {
       actions.append(
         el("button", {

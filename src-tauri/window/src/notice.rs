@@ -163,6 +163,7 @@ mod tests {
                     approve: "Approve".into(),
                     extra: Default::default(),
                 }),
+                approve: plan.then(|| "Approve".into()),
                 kind: if plan { Kind::PlanReview } else { Kind::Generic },
                 pick: None,
             }],
