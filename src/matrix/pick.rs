@@ -11,7 +11,7 @@
 use matrix_sdk::ruma::events::poll::unstable_start::NewUnstablePollStartEventContent;
 
 use super::post;
-use crate::model::{Pick, Question, QuestionOption, Request};
+use crate::model::{Pick, Question, QuestionOption};
 use crate::pick::{list, Finder};
 
 /// How many matches a poll offers.
@@ -26,21 +26,6 @@ pub enum Reply {
     Offer(Box<NewUnstablePollStartEventContent>, Vec<String>),
     /// Nothing fits: what to say in the thread.
     Nothing(String),
-}
-
-/// The pick of question `at`, when this machine has its root.
-pub fn of(request: &Request, at: usize) -> Option<&Pick> {
-    let here = request.context.as_ref().is_none_or(|c| c.machine.is_none());
-    request.questions.get(at)?.pick.as_ref().filter(|_| here)
-}
-
-/// How the question's message says to pick.
-pub fn how(pick: &Pick) -> String {
-    format!(
-        "Reply in this message's thread with a path under {}, or a few letters of one: the best matches come back \
-         as a poll.",
-        pick.root
-    )
 }
 
 /// What `text`, replied to `question`'s pick, comes to. Reads the disk under the root.
@@ -79,7 +64,7 @@ pub fn chosen(offered: &[String], answers: &[String]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Context, Picked};
+    use crate::model::{Context, Picked, Request};
 
     fn tree() -> (tempfile::TempDir, Question, Pick) {
         let dir = tempfile::tempdir().unwrap();
@@ -124,8 +109,8 @@ mod tests {
     fn a_pick_from_another_machine_is_not_this_ones() {
         let (_dir, q, _) = tree();
         let mut request = Request { questions: vec![q], agent: None, context: None };
-        assert!(of(&request, 0).is_some());
+        assert!(post::pick_of(&request, 0).is_some());
         request.context = Some(Context { machine: Some("build-box".into()), ..Context::default() });
-        assert!(of(&request, 0).is_none());
+        assert!(post::pick_of(&request, 0).is_none());
     }
 }

@@ -14,7 +14,7 @@ use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
 use matrix_sdk::ruma::UInt;
 
 use crate::glance;
-use crate::model::{Context, Kind, Question, Request};
+use crate::model::{Context, Kind, Pick, Question, Request};
 use user_questions_i18n::Text;
 
 /// A poll holds at most this many options (MSC3381); more are named in the message.
@@ -99,8 +99,8 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
                 html.push_str(&format!("<p><em>{}</em></p>", escape(&line)));
             }
         }
-        if let Some(pick) = super::pick::of(request, at) {
-            let line = super::pick::how(pick);
+        if let Some(pick) = pick_of(request, at) {
+            let line = pick_how(pick);
             html.push_str(&format!("<p>{}</p>", escape(&line)));
             plain.push_str(&format!("\n{line}"));
         }
@@ -151,6 +151,21 @@ pub fn poll(question: &Question) -> Option<NewUnstablePollStartEventContent> {
         .map(|(n, o)| format!("{}. {}", n + 1, o.label))
         .collect();
     Some(NewUnstablePollStartEventContent::plain_text(format!("{}\n{}", question.question, listed.join("\n")), block))
+}
+
+/// The pick of question `at`, when this machine has its root.
+pub fn pick_of(request: &Request, at: usize) -> Option<&Pick> {
+    let here = request.context.as_ref().is_none_or(|c| c.machine.is_none());
+    request.questions.get(at)?.pick.as_ref().filter(|_| here)
+}
+
+/// How the question's message says to pick on the phone (`super::pick`).
+fn pick_how(pick: &Pick) -> String {
+    format!(
+        "Reply in this message's thread with a path under {}, or a few letters of one: the best matches come back \
+         as a poll.",
+        pick.root
+    )
 }
 
 /// Text as HTML text: what it says, never markup.
