@@ -393,7 +393,7 @@ impl Bridge {
                 }
             };
             let heard = match heard {
-                Some(Heard::Reply { at, voter, text }) if post::pick_of(request, at).is_some() => {
+                Some(Heard::Reply { at, voter, text }) if request.pick_here(at).is_some() => {
                     let reply = (at, voter, text);
                     self.pick_reply(&request.questions[at], reply, posted, &route, &mut offered).await
                 }

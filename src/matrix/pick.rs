@@ -109,8 +109,8 @@ mod tests {
     fn a_pick_from_another_machine_is_not_this_ones() {
         let (_dir, q, _) = tree();
         let mut request = Request { questions: vec![q], agent: None, context: None };
-        assert!(post::pick_of(&request, 0).is_some());
+        assert!(request.pick_here(0).is_some());
         request.context = Some(Context { machine: Some("build-box".into()), ..Context::default() });
-        assert!(post::pick_of(&request, 0).is_none());
+        assert!(request.pick_here(0).is_none());
     }
 }

@@ -99,7 +99,7 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
                 html.push_str(&format!("<p><em>{}</em></p>", escape(&line)));
             }
         }
-        if let Some(pick) = pick_of(request, at) {
+        if let Some(pick) = request.pick_here(at) {
             let line = pick_how(pick);
             html.push_str(&format!("<p>{}</p>", escape(&line)));
             plain.push_str(&format!("\n{line}"));
@@ -151,12 +151,6 @@ pub fn poll(question: &Question) -> Option<NewUnstablePollStartEventContent> {
         .map(|(n, o)| format!("{}. {}", n + 1, o.label))
         .collect();
     Some(NewUnstablePollStartEventContent::plain_text(format!("{}\n{}", question.question, listed.join("\n")), block))
-}
-
-/// The pick of question `at`, when this machine has its root.
-pub fn pick_of(request: &Request, at: usize) -> Option<&Pick> {
-    let here = request.context.as_ref().is_none_or(|c| c.machine.is_none());
-    request.questions.get(at)?.pick.as_ref().filter(|_| here)
 }
 
 /// How the question's message says to pick on the phone (`super::pick`).

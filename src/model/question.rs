@@ -123,6 +123,14 @@ impl Request {
     pub fn to_json(&self) -> Box<serde_json::value::RawValue> {
         serde_json::value::to_raw_value(self).expect("a request is plain data and always serializes")
     }
+
+    /// The pick of question `at`, when its root is on this machine: a pick asked from
+    /// another (`context.machine`, an SSH forward) names that machine's disk, and every
+    /// door answers it as typed text.
+    pub fn pick_here(&self, at: usize) -> Option<&super::Pick> {
+        let here = self.context.as_ref().is_none_or(|c| c.machine.is_none());
+        self.questions.get(at)?.pick.as_ref().filter(|_| here)
+    }
 }
 
 impl AskRequest {

@@ -152,19 +152,19 @@ fn view_of(ask: &Ask) -> AskView {
     let request = ask.request();
     // A pick's root on another machine is not this machine's to list: typed, as the
     // protocol says.
-    let elsewhere = request.context.as_ref().is_some_and(|c| c.machine.is_some());
-    let presented = |q: &Question| match presented(q) {
-        Kind::FilePick if elsewhere => Kind::Generic,
+    let presented = |at: usize, q: &Question| match presented(q) {
+        Kind::FilePick if request.pick_here(at).is_none() => Kind::Generic,
         kind => kind,
     };
     let questions: Vec<QuestionView> = request
         .questions
         .iter()
-        .map(|q| QuestionView {
+        .enumerate()
+        .map(|(at, q)| QuestionView {
             id: q.id.clone(),
             question: q.question.clone(),
             header: q.header.clone(),
-            detail_html: q.detail.as_deref().and_then(|d| match presented(q) {
+            detail_html: q.detail.as_deref().and_then(|d| match presented(at, q) {
                 Kind::PlanReview => Some(markdown::render_plan(d)),
                 // Shown as files and lines (`review`), never as one rendered block.
                 Kind::CodeReview => None,
@@ -175,7 +175,7 @@ fn view_of(ask: &Ask) -> AskView {
             multi_select: q.multi_select,
             intent: q.intent.clone(),
             approve: q.intent.as_ref().map(|i| i.approve.clone()),
-            kind: presented(q),
+            kind: presented(at, q),
             pick: q.pick.clone(),
         })
         .collect();

@@ -172,12 +172,10 @@ fn text_lines(head: &[u8], cut: bool) -> Option<Preview> {
 
 fn pick_of(inbox: &Inbox, ask: &str, qid: &str) -> Result<Pick, UiError> {
     let held = inbox.ask(ask)?;
-    if held.request().context.as_ref().is_some_and(|c| c.machine.is_some()) {
-        return Err(UserQuestionError::bad_request(format!("{ask} picks on another machine")).into());
-    }
-    let question = held.request().questions.iter().find(|q| q.id == qid).and_then(|q| q.pick.clone());
-    question
-        .ok_or_else(|| UserQuestionError::bad_request(format!("question {qid:?} of {ask} is not a file pick")).into())
+    let request = held.request();
+    let at = request.questions.iter().position(|q| q.id == qid);
+    let pick = at.and_then(|at| request.pick_here(at)).cloned();
+    pick.ok_or_else(|| UserQuestionError::bad_request(format!("question {qid:?} of {ask} picks nothing here")).into())
 }
 
 #[cfg(test)]

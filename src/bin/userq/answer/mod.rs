@@ -14,10 +14,12 @@ use inquire::{InquireError, MultiSelect, Select, Text};
 use serde_json::json;
 use tokio::sync::mpsc;
 use user_questions::channel::answering::{Answering, AskKey, Event, Registration, Session};
-use user_questions::model::{Answer, AnswerItem, Pick, Question, Request};
+use user_questions::model::{Answer, AnswerItem, Question, Request};
 use user_questions::policy::remember::{self, Way};
 use user_questions::policy::{session, words};
 use user_questions::{wording, Scope};
+
+mod pick;
 
 #[derive(Args)]
 pub struct AnswerArgs {
@@ -188,12 +190,10 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
     let config = user_questions::paths::config_dir();
     let session = config.as_deref().and_then(|c| Some((c, session::offered(c, request)?)));
     let mut items = Vec::with_capacity(request.questions.len());
-    // A pick from another machine names that machine's disk: it is answered typed.
-    let local = request.context.as_ref().is_none_or(|c| c.machine.is_none());
-    for q in &request.questions {
-        let asked = match &q.pick {
-            Some(pick) if local => pick_paths(q, pick),
-            _ => ask_one(q, session.as_ref()),
+    for (at, q) in request.questions.iter().enumerate() {
+        let asked = match request.pick_here(at) {
+            Some(pick) => pick::paths(q, pick),
+            None => ask_one(q, session.as_ref()),
         };
         match asked? {
             Some(item) => items.push(item),
@@ -201,31 +201,6 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
         }
     }
     Ok(Outcome::Answered(Answer::new(items)))
-}
-
-/// A file pick: the paths under its root, found as you type (inquire's fuzzy filter);
-/// Esc skips it.
-fn pick_paths(q: &Question, pick: &Pick) -> Result<Option<AnswerItem>, InquireError> {
-    let title = titled(q);
-    println!("{}", tr().tr_args("answer-pick-under", &[("root", pick.root.as_str().into())]));
-    let listing = user_questions::pick::list(pick, false);
-    if listing.paths.is_empty() {
-        println!("{}", tr().tr("answer-pick-none"));
-        return ask_one(q, None);
-    }
-    let picked = if q.multi_select {
-        MultiSelect::new(&title, listing.paths)
-            .with_help_message(&tr().tr("answer-help-pick-multi"))
-            .prompt_skippable()?
-    } else {
-        let one =
-            Select::new(&title, listing.paths).with_help_message(&tr().tr("answer-help-pick")).prompt_skippable()?;
-        one.map(|p| vec![p])
-    };
-    Ok(Some(match picked {
-        Some(paths) => AnswerItem { id: q.id.clone(), selected: paths, custom: None },
-        None => AnswerItem::skipped(&q.id),
-    }))
 }
 
 /// Who asks, from where: the agent (its client and delegation depth), the project and
@@ -254,7 +229,7 @@ fn origin(request: &Request) -> String {
 /// One question; `None` when the person dismisses the whole ask. With `session`, the
 /// way "Allow for this session" keeps, and where: offered right after Allow.
 /// Prints a question's header, in the person's language; its title, so worded.
-fn titled(q: &Question) -> String {
+pub(super) fn titled(q: &Question) -> String {
     let (title, header) = wording::shown_title(q.intent.as_ref(), &q.question, q.header.as_deref(), tr());
     if let Some(header) = &header {
         println!("\n\x1b[1m{header}\x1b[0m");
@@ -262,7 +237,7 @@ fn titled(q: &Question) -> String {
     title
 }
 
-fn ask_one(q: &Question, session: Option<&(&Path, Way)>) -> Result<Option<AnswerItem>, InquireError> {
+pub(super) fn ask_one(q: &Question, session: Option<&(&Path, Way)>) -> Result<Option<AnswerItem>, InquireError> {
     let title = titled(q);
     if let Some(detail) = &q.detail {
         println!();
