@@ -267,14 +267,13 @@ impl Bridge {
     /// in the thread when nothing fits.
     async fn pick_reply(
         &self,
-        question: &crate::model::Question,
+        (question, pick): (&crate::model::Question, &crate::model::Pick),
         (at, voter, text): (usize, Voter, String),
         posted: &Mutex<Option<Posted>>,
         route: &(dyn Fn(&str, usize) + Sync),
         offered: &mut HashMap<String, Vec<String>>,
     ) -> Option<Heard> {
-        let pick = question.pick.clone()?;
-        let asked = question.clone();
+        let (asked, pick) = (question.clone(), pick.clone());
         let reply = tokio::task::spawn_blocking(move || pick::reply(&asked, &pick, &text)).await.ok()?;
         match reply {
             pick::Reply::Picked(paths) => return Some(Heard::Picked { at, voter, paths }),
@@ -393,10 +392,13 @@ impl Bridge {
                 }
             };
             let heard = match heard {
-                Some(Heard::Reply { at, voter, text }) if request.pick_here(at).is_some() => {
-                    let reply = (at, voter, text);
-                    self.pick_reply(&request.questions[at], reply, posted, &route, &mut offered).await
-                }
+                Some(Heard::Reply { at, voter, text }) => match request.pick_here(at) {
+                    Some(pick) => {
+                        let reply = (at, voter, text);
+                        self.pick_reply((&request.questions[at], pick), reply, posted, &route, &mut offered).await
+                    }
+                    None => Some(Heard::Reply { at, voter, text }),
+                },
                 Some(Heard::Vote { at, poll, voter, answers, .. }) if offered.contains_key(&poll) => {
                     pick::chosen(&offered[&poll], &answers).map(|paths| Heard::Picked { at, voter, paths })
                 }
