@@ -115,11 +115,9 @@ impl Verdict<'_> {
         }
         if SHELLS.contains(&name) {
             // `sh -c PROGRAM`: its program was read, and its parts judged, where it stands.
-            if let Some(at) = argv.iter().position(|a| a == "-c" || (a.starts_with('-') && a.contains('c'))) {
+            if let Some(p) = command_string(&argv[1..]) {
                 let same = |a: &Run, b: &Run| a.argv == b.argv && a.open == b.open;
-                return argv.get(at + 1).is_some_and(|p| {
-                    p == self.bash || super::runs(p).iter().all(|inner| self.runs.iter().any(|r| same(r, inner)))
-                });
+                return p == self.bash || super::runs(p).iter().all(|inner| self.runs.iter().any(|r| same(r, inner)));
             }
         }
         if name == "find" {
@@ -279,4 +277,28 @@ fn unescape(s: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The program of `sh -c PROGRAM` as bash reads its words: options (clusters, `+`
+/// forms, `-o NAME`, long ones) up to the first operand or `--`; with `-c` in them,
+/// that operand is the program. `bash -i -cBh -i -c true` runs `true`.
+fn command_string(words: &[String]) -> Option<&String> {
+    let mut c = false;
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        if w == "--" || w == "-" {
+            break;
+        }
+        let Some(cluster) = w.strip_prefix('-').or_else(|| w.strip_prefix('+')) else {
+            return c.then_some(w);
+        };
+        if cluster.starts_with('-') {
+            continue;
+        }
+        c |= w.starts_with('-') && cluster.contains('c');
+        if cluster.contains(['o', 'O']) {
+            it.next();
+        }
+    }
+    it.next().filter(|_| c)
 }

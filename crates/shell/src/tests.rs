@@ -192,6 +192,10 @@ fn a_word_the_parser_joins_across_a_line_bash_splits_is_not_read() {
         assert_eq!(parts(command), ["unreadable syntax"], "{command:?}");
     }
     reads("echo a\\ b\\;c", &["run echo a b;c"]);
+    // tree-sitter-bash ends a word before `\c` after a `]`; bash passes one word.
+    assert_eq!(parts("du \"a \"]\\c]"), ["unreadable syntax"]);
+    reads("du \"a \"]c]", &["run du a ]c]"]);
+    reads("echo x>f", &["run echo x", "write f"]);
     reads("echo x\n\nls", &["run echo x", "run ls"]);
 }
 

@@ -52,7 +52,7 @@ pub fn read(src: &str, depth: usize, folder: Folder) -> Reading {
         return Reading { parts: reader.parts };
     };
     let root = tree.root_node();
-    if root.has_error() || splits_a_word(root, src) || drops_text(root, src) {
+    if root.has_error() || splits_a_word(root, src) || parts_a_word(root) || drops_text(root, src) {
         reader.unreadable_text(src, Unreadable::Syntax);
     } else {
         reader.statement(root, Fed::No, depth);
@@ -83,6 +83,32 @@ fn splits_a_word(root: Node, src: &str) -> bool {
             }
         }
     }
+}
+
+/// Where a command's words stand: its name, its arguments, its assignments.
+const HOLDS_WORDS: &[&str] = &["command", "declaration_command", "unset_command", "for_statement", "array"];
+
+/// What may follow a word with no blank between them and still be a word of its own.
+const STARTS_WITH_AN_OPERATOR: &[&str] = &["file_redirect", "heredoc_redirect", "herestring_redirect"];
+
+/// Whether the parser split what bash reads as one word: two words of a command with
+/// nothing between them. tree-sitter-bash 0.25 ends a word before `\c` after a `]`
+/// (`"a"]\c]`); bash passes the whole as one word.
+fn parts_a_word(root: Node) -> bool {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        if HOLDS_WORDS.contains(&node.kind())
+            && children
+                .windows(2)
+                .any(|w| w[0].end_byte() == w[1].start_byte() && !STARTS_WITH_AN_OPERATOR.contains(&w[1].kind()))
+        {
+            return true;
+        }
+        stack.extend(children);
+    }
+    false
 }
 
 /// Whether the parser left text out of its tree, or split what bash joins: between
