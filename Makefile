@@ -84,7 +84,7 @@ test: deps-build deps-e2e check test-rust test-system test-fuzz test-judge test-
 ## Matrix SDK once more, with other features.
 check: deps-build pins/ui-check/node_modules/.installed
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets --test judge --test foreign -- -D warnings
 	cargo test -q --workspace --all-targets bindings
 	pins/ui-check/node_modules/.bin/prettier --check "ui/**/*.{js,css,html,json,ts}" "!ui/bindings.d.ts"
 	pins/ui-check/node_modules/.bin/tsc --noEmit -p ui
@@ -162,7 +162,7 @@ test-rust: build-tests
 ## through sudo. A plain `cargo test` leaves them out and changes nothing outside
 ## temporary folders.
 test-system: deps-build
-	cargo test --features system-tests --test foreign \
+	cargo test --test foreign \
 	  $(if $(SUDO),--config 'target.$(TRIPLE).runner="sudo"')
 
 ## Bash judges the policy: every command it allows, from the corpus of attacks and
@@ -170,7 +170,7 @@ test-system: deps-build
 ## under strace; what bash did must be what the rules allow; and every patch it allows,
 ## applied by Codex's own apply_patch from the pinned CLIs (tests/judge.rs).
 test-judge: deps-build deps-test $(AGENTS)/.installed
-	cargo test --features sandbox-tests --test judge -- --nocapture
+	cargo test --test judge -- --nocapture
 
 deps-test:
 	@missing=$$(for p in $(APT_TEST); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

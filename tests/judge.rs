@@ -16,8 +16,8 @@
 //! it touched must be inside the edit rule.
 //!
 //! It needs `bwrap` and `strace` (Debian's bubblewrap and strace, which `make test`
-//! installs), and the edit judge the pinned Codex, so it runs with `--features
-//! sandbox-tests`.
+//! installs), and the edit judge the pinned Codex, so a plain `cargo test` leaves it
+//! out: `make test-judge` (`cargo test --test judge`) runs it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
