@@ -392,7 +392,7 @@ impl Bridge {
                 }
             };
             let heard = match heard {
-                Some(Heard::Reply { at, voter, text }) => match request.pick_here(at) {
+                Some(Heard::Reply { at, voter, text }) => match post::paths_here(request, at) {
                     Some(pick) => {
                         let reply = (at, voter, text);
                         self.pick_reply((&request.questions[at], pick), reply, posted, &route, &mut offered).await

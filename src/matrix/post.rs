@@ -69,6 +69,34 @@ pub fn option_of<'q>(question: &'q Question, id: &str) -> Option<&'q str> {
     question.options.get(n.checked_sub(1)?).map(|o| o.label.as_str())
 }
 
+/// How the room is shown a question of a kind. Every kind is named here, none by a
+/// wildcard: a new kind does not compile until the phone says how it is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A poll of its options (worded by the kind), and the thread for a reason or
+    /// another answer; with no options, the thread alone.
+    Poll,
+    /// A path, or a few letters of one, replied in the thread (`super::pick`).
+    Paths,
+}
+
+pub fn form(kind: Kind) -> Form {
+    match kind {
+        Kind::Generic | Kind::Permission | Kind::PlanReview | Kind::CodeReview | Kind::Elicitation => Form::Poll,
+        Kind::FilePick => Form::Paths,
+    }
+}
+
+/// The pick of the `at`th question when the room picks its paths here: a file pick
+/// whose root is on this machine. Any other is answered as its form says.
+pub fn paths_here(request: &Request, at: usize) -> Option<&Pick> {
+    let q = request.questions.get(at)?;
+    match form(Kind::of(q)) {
+        Form::Paths => request.pick_here(at),
+        Form::Poll => None,
+    }
+}
+
 /// The message that carries the request.
 pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
     let (mut plain, mut html) = (String::new(), String::new());
@@ -99,7 +127,7 @@ pub fn message(request: &Request, here: &str) -> RoomMessageEventContent {
                 html.push_str(&format!("<p><em>{}</em></p>", escape(&line)));
             }
         }
-        if let Some(pick) = request.pick_here(at) {
+        if let Some(pick) = paths_here(request, at) {
             let line = pick_how(pick);
             html.push_str(&format!("<p>{}</p>", escape(&line)));
             plain.push_str(&format!("\n{line}"));

@@ -40,27 +40,51 @@ fn project_name(view: &AskView) -> Option<&str> {
     view.context.as_ref()?.project_name()
 }
 
+/// The buttons a notification offers for a question of each kind. Every kind is named
+/// here, none by a wildcard: a new kind does not compile until the notification says
+/// how it is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Buttons {
+    /// Its options, when there are at most three.
+    Options,
+    /// The kind's own labels, however many.
+    Own,
+    /// Allow and Deny: an "always allow" rule is chosen in the window, where it is explained.
+    AllowDeny,
+    /// The approving option first, then the others, three in all.
+    ApproveFirst,
+    /// None: it is answered in the window (a file pick's paths are picked there).
+    None,
+}
+
+fn buttons(kind: Kind) -> Buttons {
+    match kind {
+        Kind::Generic => Buttons::Options,
+        Kind::CodeReview | Kind::Elicitation => Buttons::Own,
+        Kind::Permission => Buttons::AllowDeny,
+        Kind::PlanReview => Buttons::ApproveFirst,
+        Kind::FilePick => Buttons::None,
+    }
+}
+
 /// The buttons of a question that can be answered from its notification.
 pub fn quick_answers(view: &AskView) -> Vec<String> {
     let [q] = view.questions.as_slice() else { return Vec::new() };
-    let presented = view.presentation != Kind::Generic;
-    if q.multi_select || q.options.is_empty() || (q.options.len() > 3 && !presented) {
+    if q.multi_select || q.options.is_empty() {
         return Vec::new();
     }
-    if view.presentation == Kind::Permission {
-        // Allow and Deny: an "always allow" rule is chosen in the window, where it is explained.
-        let approve = q.intent.as_ref().map(|i| i.approve.clone()).unwrap_or_default();
-        let deny = q.options.last().map(|o| o.label.clone()).filter(|l| *l != approve);
-        return std::iter::once(approve).chain(deny).collect();
+    let labels = q.options.iter().map(|o| o.label.clone());
+    let approve = || q.approve.clone().unwrap_or_default();
+    match buttons(view.presentation) {
+        Buttons::Options if q.options.len() > 3 => Vec::new(),
+        Buttons::Options | Buttons::Own => labels.collect(),
+        Buttons::AllowDeny => {
+            let deny = q.options.last().map(|o| o.label.clone()).filter(|l| *l != approve());
+            std::iter::once(approve()).chain(deny).collect()
+        }
+        Buttons::ApproveFirst => std::iter::once(approve()).chain(labels.filter(|l| *l != approve())).take(3).collect(),
+        Buttons::None => Vec::new(),
     }
-    if view.presentation == Kind::PlanReview {
-        let approve = q.intent.as_ref().map(|i| i.approve.clone()).unwrap_or_default();
-        return std::iter::once(approve.clone())
-            .chain(q.options.iter().map(|o| o.label.clone()).filter(|l| *l != approve))
-            .take(3)
-            .collect();
-    }
-    q.options.iter().map(|o| o.label.clone()).collect()
 }
 
 /// A button's text: the label as the person sees it (see [`user_questions::wording`]).
@@ -198,6 +222,10 @@ mod tests {
         assert!(quick_answers(&view("a", "x", &["1", "2", "3", "4"], false)).is_empty());
         assert_eq!(quick_answers(&view("a", "x", &["Revise", "Approve"], true)), ["Approve", "Revise"]);
         assert!(quick_answers(&view("a", "x", &[], false)).is_empty());
+        // A file pick's paths are picked in the window, whatever options it names.
+        let mut pick = view("a", "x", &["a.toml", "b.toml"], false);
+        pick.presentation = Kind::FilePick;
+        assert!(quick_answers(&pick).is_empty());
     }
 
     #[test]
@@ -209,6 +237,7 @@ mod tests {
         v.questions[0].header = Some("Bash".into());
         v.questions[0].intent =
             Some(Intent { kind: "permission".into(), approve: "Allow".into(), extra: Default::default() });
+        v.questions[0].approve = Some("Allow".into());
         v.context = Some(user_questions::model::Context {
             project: Some("/home/me/shop".into()),
             session: Some("s1".into()),

@@ -14,7 +14,7 @@ use inquire::{InquireError, MultiSelect, Select, Text};
 use serde_json::json;
 use tokio::sync::mpsc;
 use user_questions::channel::answering::{Answering, AskKey, Event, Registration, Session};
-use user_questions::model::{Answer, AnswerItem, Question, Request};
+use user_questions::model::{Answer, AnswerItem, Kind, Question, Request};
 use user_questions::policy::remember::{self, Way};
 use user_questions::policy::{session, words};
 use user_questions::{wording, Scope};
@@ -191,9 +191,10 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
     let session = config.as_deref().and_then(|c| Some((c, session::offered(c, request)?)));
     let mut items = Vec::with_capacity(request.questions.len());
     for (at, q) in request.questions.iter().enumerate() {
-        let asked = match request.pick_here(at) {
-            Some(pick) => pick::paths(q, pick),
-            None => ask_one(q, session.as_ref()),
+        let asked = match (form(Kind::of(q)), request.pick_here(at)) {
+            (Form::Paths, Some(pick)) => pick::paths(q, pick),
+            // A pick whose root is on another machine is typed, as the generic form's.
+            (Form::Options | Form::Paths, _) => ask_one(q, session.as_ref()),
         };
         match asked? {
             Some(item) => items.push(item),
@@ -201,6 +202,22 @@ fn ask_person(ask: &str, request: &Request) -> Result<Outcome, InquireError> {
         }
     }
     Ok(Outcome::Answered(Answer::new(items)))
+}
+
+/// How the terminal shows a question of a kind. Every kind is named here, none by a
+/// wildcard: a new kind does not compile until the terminal says how it shows it.
+enum Form {
+    /// Its options (worded by the kind), or a text field when it has none.
+    Options,
+    /// The paths under its root, found as you type (`pick`).
+    Paths,
+}
+
+fn form(kind: Kind) -> Form {
+    match kind {
+        Kind::Generic | Kind::Permission | Kind::PlanReview | Kind::CodeReview | Kind::Elicitation => Form::Options,
+        Kind::FilePick => Form::Paths,
+    }
 }
 
 /// Who asks, from where: the agent (its client and delegation depth), the project and
