@@ -37,6 +37,15 @@ pub fn socket() -> PathBuf {
     std::env::temp_dir().join(format!("{FOLDER}-{uid}")).join("userq.sock")
 }
 
+/// A short name of the server on `socket`, the same for the same path: the app names
+/// its single instance by it, so a second launch on the same socket shows the first
+/// one's window, and a launch on another socket is a server of its own.
+pub fn server_name(socket: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    use std::os::unix::ffi::OsStrExt;
+    Sha256::digest(socket.as_os_str().as_bytes())[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The folder of the person's configuration.
 pub fn config_dir() -> Option<PathBuf> {
     var("USERQ_CONFIG_DIR")
@@ -112,6 +121,14 @@ mod tests {
 
     fn mode(path: &Path) -> u32 {
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_server_is_named_by_its_socket_alone() {
+        let a = server_name(Path::new("/run/user/1000/user-questions/userq.sock"));
+        assert_eq!(a, server_name(Path::new("/run/user/1000/user-questions/userq.sock")));
+        assert_ne!(a, server_name(Path::new("/tmp/t/userq.sock")));
+        assert!(a.len() == 12 && a.chars().all(|c| c.is_ascii_hexdigit()), "{a}");
     }
 
     #[test]

@@ -50,8 +50,17 @@ pub fn run() {
         )
         .try_init();
     let background = std::env::args().any(|a| a == "--background");
-    let builder = tauri::Builder::default()
-        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| window::open(app, None)));
+    let context = tauri::generate_context!();
+    let socket = user_questions::paths::socket();
+    // One app per server: a second launch on the same socket shows the first one's
+    // window and exits; a launch on another socket is a server of its own.
+    let instance = format!("{}.s{}", context.config().identifier, user_questions::paths::server_name(&socket));
+    let builder = tauri::Builder::default().plugin(
+        tauri_plugin_single_instance::Builder::new()
+            .callback(|app, _args, _cwd| window::open(app, None))
+            .dbus_id(instance)
+            .build(),
+    );
     let start = Start {
         background,
         tray: true,
@@ -61,7 +70,7 @@ pub fn run() {
         ssh_hosts: user_questions::ssh::remembered::default_path(),
         matrix: user_questions::matrix::account::Place::default_place().map(|p| p.dir().to_owned()),
     };
-    let app = match app(builder, user_questions::paths::socket(), start).build(tauri::generate_context!()) {
+    let app = match app(builder, socket, start).build(context) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("user-questions: {e}");

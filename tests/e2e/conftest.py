@@ -147,8 +147,8 @@ def free_ports(count):
 
 
 def gone():
-    """Waits until no app of an earlier test is left: one still holding its
-    single-instance name would turn the next launch into a focus request."""
+    """Waits until no app of an earlier test is left: its window would be found in
+    the next one's place, and its work slows the next one's."""
     def running():
         return subprocess.run(["pgrep", "-f", str(APP)], capture_output=True, text=True).stdout.split()
     deadline = time.time() + 10

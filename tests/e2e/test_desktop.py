@@ -257,7 +257,7 @@ def test_quit_by_signal_ends_asks_and_removes_the_socket(app, sock):
     wait_for(lambda: not sock.exists(), "the socket file to be removed")
 
 
-def test_a_second_launch_focuses_the_running_window(app, sock):
+def test_a_second_launch_focuses_the_running_window_and_one_on_another_socket_serves_beside_it(app, sock, tmp_path):
     from conftest import APP
 
     def press():
@@ -272,6 +272,20 @@ def test_a_second_launch_focuses_the_running_window(app, sock):
     assert second.returncode == 0, second.stderr
     wait_for(window_visible, "the running window to come back")
     assert sock.exists(), "the first instance still serves"
+
+    # A launch on another socket is another server: it runs beside the first (one app
+    # per socket, not per person), and the first goes on serving its own.
+    other = tmp_path / "other.sock"
+    beside = subprocess.Popen([APP, "--background"], stderr=subprocess.DEVNULL, env=dict(
+        env, USERQ_SOCKET=str(other), USERQ_DATA_DIR=str(tmp_path / "other-data"),
+        XDG_CONFIG_HOME=str(tmp_path / "other-config")))
+    try:
+        wait_for(other.exists, "the socket of the app launched on another socket")
+        assert beside.poll() is None, "the second server runs"
+    finally:
+        beside.send_signal(signal.SIGTERM)
+        beside.wait(10)
+    assert sock.exists(), "the first instance serves on"
 
 
 def hide_with_escape():
@@ -356,7 +370,7 @@ def test_a_hidden_window_is_destroyed_and_its_page_process_exits(tmp_path):
 
     sock = tmp_path / "idle.sock"
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_IDLE_SECS="1")
-    gone()  # an app still running would take this launch as a request to show its window
+    gone()  # no window of an earlier test's app to be found in this one's place
     app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
     page = lambda: page_processes(app.pid)
     try:
@@ -424,8 +438,8 @@ def test_the_page_loads_itself_again_in_a_new_page_process_after_many_questions_
     sock = tmp_path / "renew.sock"
     env = dict(os.environ, USERQ_SOCKET=str(sock), RUST_LOG="warn", USERQ_WINDOW_RENEW_AFTER="3",
                USERQ_DATA_DIR=str(tmp_path / "data"))
-    # An app of an earlier test still running would take this launch as a request to
-    # show its own window: this app would exit at once, and its socket never come.
+    # Its socket is its own, and so is its single instance: an app of an earlier test
+    # still running is another server, and this launch comes up beside it.
     gone()
     app = subprocess.Popen([APP], env=env, stderr=subprocess.DEVNULL)
     pages = lambda: page_processes(app.pid)
