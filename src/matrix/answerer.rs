@@ -280,9 +280,10 @@ impl Bridge {
             pick::Reply::Offer(poll, paths) => {
                 let id = self.send(|| (*poll).clone()).await.to_string();
                 route(&id, at);
-                offered.insert(id.clone(), paths);
+                offered.insert(id.clone(), paths.clone());
                 let kept = posted.lock().unwrap().as_mut().map(|p| {
-                    p.polls.push((at, id));
+                    p.polls.push((at, id.clone()));
+                    p.offered.push((id, paths));
                     p.clone()
                 });
                 if let Some(kept) = kept {
@@ -367,7 +368,7 @@ impl Bridge {
             route(&message, first_open);
             let sent = |add: &dyn Fn(&mut Posted)| add(posted.lock().unwrap().as_mut().expect("the message was sent"));
             *posted.lock().unwrap() =
-                Some(Posted { request: key.to_owned(), message: message.clone(), polls: vec![], files: vec![] });
+                Some(Posted { request: key.to_owned(), message: message.clone(), ..Default::default() });
             for file in post::files(request) {
                 let id = self.send_file(&message, &file).await.to_string();
                 sent(&|p| p.files.push(id.clone()));
@@ -380,8 +381,9 @@ impl Bridge {
             }
             self.open.keep(posted.lock().unwrap().clone().expect("sent"));
         }
-        // The paths of the polls offered for a file pick, by poll.
-        let mut offered = HashMap::new();
+        // The paths of the polls offered for a file pick, by poll (an earlier run's too).
+        let mut offered: HashMap<String, Vec<String>> =
+            posted.lock().unwrap().iter().flat_map(|p| p.offered.iter().cloned()).collect();
         loop {
             let wake = tally.lock().unwrap().next_tick().unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             let heard = tokio::select! {

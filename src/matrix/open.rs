@@ -23,7 +23,7 @@ pub fn come_back() -> Duration {
 }
 
 /// One question in the room.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Posted {
     /// The request as the asker sent it (its JSON): how its asker is known again.
     pub request: String,
@@ -33,6 +33,10 @@ pub struct Posted {
     /// Long details sent whole as files, in the message's thread.
     #[serde(default)]
     pub files: Vec<String>,
+    /// The polls of best matches offered for a file pick (each also among `polls`),
+    /// with the paths they offer: a vote in one given while the desk was down counts.
+    #[serde(default)]
+    pub offered: Vec<(String, Vec<String>)>,
 }
 
 impl Posted {
@@ -122,6 +126,7 @@ mod tests {
             message: "$m".into(),
             polls: vec![(0, "$p".into())],
             files: vec!["$f".into()],
+            offered: vec![("$p".into(), vec!["config/prod.toml".into()])],
         };
         open.keep(posted.clone());
         let again = Open::load(&place).unwrap();

@@ -544,6 +544,20 @@ def test_a_file_pick_is_answered_on_the_phone_with_a_path_or_a_poll_of_the_best_
         assert asked.returncode == 0, err
         assert json.loads(out)["answers"][0]["selected"] == ["src/main.rs", "config/dev.toml"]
         assert desk.record("Which files?")["answeredBy"] == f"matrix:@kai:localhost/{kai.device}"
+
+        # A poll of matches offered before the desk's server restarts still picks: the
+        # vote given while it was down reaches the asker, who asked again.
+        asked = desk.ask("Which one for dev?", "--pick", "files", "--root", str(project))
+        message = kai.wait(lambda m: "Which one for dev?" in (m.get("message") or {}).get("body", ""),
+                           "the pick")["message"]
+        kai.send(room=room, reply=message["id"], text="dev")
+        poll = kai.poll("Which one for dev? (the best matches for “dev”)")
+        desk.stop()
+        kai.send(room=room, vote=poll["id"], answers=[poll["answers"][0]["id"]])
+        desk.serve()
+        out, err = asked.communicate(timeout=60)
+        assert asked.returncode == 0, err
+        assert json.loads(out)["answers"][0]["selected"] == ["config/dev.toml"]
     finally:
         desk.stop()
         kai.close()
