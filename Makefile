@@ -162,7 +162,7 @@ test-rust: build-tests
 ## through sudo. A plain `cargo test` leaves them out and changes nothing outside
 ## temporary folders.
 test-system: deps-build
-	cargo test --test foreign \
+	cargo test --workspace --test foreign \
 	  $(if $(SUDO),--config 'target.$(TRIPLE).runner="sudo"')
 
 ## Bash judges the policy: every command it allows, from the corpus of attacks and
@@ -170,7 +170,7 @@ test-system: deps-build
 ## under strace; what bash did must be what the rules allow; and every patch it allows,
 ## applied by Codex's own apply_patch from the pinned CLIs (tests/judge.rs).
 test-judge: deps-build deps-test $(AGENTS)/.installed
-	cargo test --test judge -- --nocapture
+	cargo test --workspace --test judge -- --nocapture
 
 deps-test:
 	@missing=$$(for p in $(APT_TEST); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
