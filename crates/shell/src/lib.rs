@@ -165,29 +165,24 @@ pub fn read(command: &str) -> Reading {
         let text = command.chars().take(80).collect::<String>() + "…";
         return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::TooLong }] };
     }
-    // A control character other than a tab or a newline is not read the same way by
-    // bash and the parser: a NUL ends the word bash hands a program, and tree-sitter-bash
-    // takes a carriage return, a vertical tab or a form feed for a blank where bash
-    // reads each as a letter of its word (`xargs \r-x` runs the program `\r-x`). A
-    // command holding one is not what the agent will run, whatever its parse says.
-    if command.chars().any(|c| c.is_ascii_control() && c != '\t' && c != '\n') {
-        let text = command.escape_debug().take(80).collect();
-        return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
-    }
-    if read_otherwise(command) {
-        let text = command.escape_debug().take(80).collect();
-        return Reading { parts: vec![Part::Unreadable { text, why: Unreadable::Syntax }] };
-    }
     walk::read(command, 0, Folder::default())
 }
 
-/// Text that bash reads otherwise than tree-sitter-bash, seen in the source itself:
+/// Text that bash reads otherwise than tree-sitter-bash, seen in the source itself,
+/// at every depth (a program of `sh -c` is checked as the whole command is):
+/// - a control character other than a tab or a newline: a NUL ends the word bash
+///   hands a program, and tree-sitter-bash takes a carriage return, a vertical tab or
+///   a form feed for a blank where bash reads each as a letter of its word (`xargs
+///   \r-x` runs the program `\r-x`);
 /// - a backslash-newline between two letters: bash removes it wherever it stands, in
 ///   double quotes and here-documents too, and joins them (`"$\⏎(rm x)"` is a
 ///   substitution, `EO\⏎F` ends a here-document);
 /// - `<<-`, whose body bash reads with its leading tabs taken out;
 /// - a redirection to a named descriptor, `{NAME}>&2`, by which bash sets `NAME`.
-fn read_otherwise(command: &str) -> bool {
+pub(crate) fn read_otherwise(command: &str) -> bool {
+    if command.chars().any(|c| c.is_ascii_control() && c != '\t' && c != '\n') {
+        return true;
+    }
     let bytes = command.as_bytes();
     let blank = |b: Option<&u8>| b.is_none_or(|b| *b == b' ' || *b == b'\t');
     let joins = command.match_indices("\\\n").any(|(at, _)| {

