@@ -349,6 +349,37 @@ fn a_token_the_parser_ends_elsewhere_than_bash_is_unreadable() {
 }
 
 #[test]
+fn what_bash_evaluates_where_the_parser_sees_words_is_unreadable() {
+    // The operands of `[[ -eq ]]` are arithmetic: a subscript runs, an assignment sets.
+    for command in ["[[ 0 -eq 'a[$(id -un >&2)]' ]]; ls", "[[ 0 -eq PATH=0 ]]; ls", "[[ LANG -eq 0 ]] || ls"] {
+        assert!(parts(command).iter().any(|p| p.starts_with("unreadable")), "{command:?}: {:?}", parts(command));
+    }
+    reads("[[ 1 -eq 1 && -1 -lt 2 ]] && ls", &["run ls"]);
+    reads("[[ -f x ]] && ls", &["run ls"]);
+    // `$((` in a here-document is arithmetic, not a subshell.
+    let here = "cat <<E\n$((ls - LANG))\nE";
+    assert!(parts(here).iter().any(|p| p.starts_with("unreadable")), "{:?}", parts(here));
+    // In double quotes bash takes the backslash out of `\"` inside backticks.
+    let quoted = "echo \"`echo \\\\\\\"; id -un; echo \\\\\\\"`\"";
+    assert_eq!(quoted, r#"echo "`echo \\\"; id -un; echo \\\"`""#);
+    assert!(parts(quoted).iter().any(|p| p.starts_with("unreadable")), "{:?}", parts(quoted));
+    reads("echo `echo \\\"x\\\"`", &["run echo \"x\"", "run echo $`echo \\\"x\\\"`"]);
+}
+
+#[test]
+fn a_here_document_ends_only_at_its_delimiter_alone_on_its_line() {
+    // The parser ends the first body at ` EOF`; bash reads on to `EOF`, and runs `id`.
+    for line in [" EOF", "EOF ", "\tEOF", "EOF;"] {
+        for start in ["<<'EOF'", "<<EOF"] {
+            let command = format!("cat {start}\nx\n{line}\ncat <<'true'\nEOF\nid -un\ntrue");
+            assert!(parts(&command).iter().any(|p| p.starts_with("unreadable")), "{command:?}: {:?}", parts(&command));
+        }
+    }
+    reads("cat <<'EOF'\nx\nEOF\nls", &["run cat", "run ls"]);
+    reads("cat <<\"EOF\" && ls\nx\nEOF", &["run cat", "run ls"]);
+}
+
+#[test]
 fn a_program_of_sh_c_is_checked_as_the_whole_command_is() {
     // Inside `bash -c`'s program a backslash-newline joins `$` and `(`: a substitution.
     for command in ["bash -c 'echo \"$\\'\"\n(touch pwned)\\\"\"", "sh -c 'echo \"$\\'\"\n(touch pwned)\\\"\""] {

@@ -134,6 +134,7 @@ fn misread_token(root: Node, src: &str) -> bool {
         let misread = match node.kind() {
             "ansi_c_string" => ansi_c_end(text) != Some(text.len()),
             "heredoc_start" => !plain_delimiter(text),
+            "heredoc_redirect" => !ends_where_bash_does(node, src),
             _ => false,
         };
         if misread {
@@ -158,6 +159,20 @@ fn ansi_c_end(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether a here-document ends at a line that is its delimiter and nothing else, as
+/// bash ends it: the parser also ends one at a line with blanks or a `;` beside it,
+/// where bash reads on.
+fn ends_where_bash_does(node: Node, src: &str) -> bool {
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    let find = |kind: &str| children.iter().find(|c| c.kind() == kind);
+    let (Some(start), Some(end)) = (find("heredoc_start"), find("heredoc_end")) else { return true };
+    let delimiter = start.utf8_text(src.as_bytes()).unwrap_or_default().trim_matches(['\'', '"']);
+    let line_start = src[..end.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = src[end.end_byte()..].find('\n').map_or(src.len(), |i| end.end_byte() + i);
+    src.get(line_start..line_end) == Some(delimiter)
 }
 
 fn plain_delimiter(text: &str) -> bool {
@@ -281,9 +296,12 @@ impl Reader<'_> {
             }
             "test_command" => {
                 // `[[ … ]]` evaluates a variable's value as arithmetic (`-eq`) or as a
-                // name (`-v`): with any expansion in it, what runs is not known.
+                // name (`-v`): with any expansion in it, what runs is not known. The
+                // operands of `-eq` are arithmetic themselves (`[[ 0 -eq PATH=0 ]]`
+                // assigns, `'a[$(id)]'` runs `id`): only numbers are read.
                 if has_kind(node, &["simple_expansion", "expansion", "arithmetic_expansion"])
                     || self.text(node).contains("-v")
+                    || !plain_arithmetic(self.text(node))
                 {
                     self.unreadable(node, Unreadable::Evaluates("[[".into()));
                 }
@@ -512,7 +530,17 @@ impl Reader<'_> {
         // so an escaped backtick there starts a substitution of its own: the text is read
         // again as bash will run it.
         if node.kind() == "command_substitution" {
+            // `$((` is arithmetic to bash, whatever the parser made of it (in a
+            // here-document it reads a subshell).
+            if self.text(node).starts_with("$((") {
+                return self.unreadable(node, Unreadable::Evaluates(self.text(node).to_owned()));
+            }
             if let Some(inner) = self.text(node).strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
+                // In double quotes (or a here-document) bash takes the backslash out
+                // of `\"` too: what the inner text then quotes is not read.
+                if inner.contains("\\\"") && quoted_around(node) {
+                    return self.unreadable(node, Unreadable::Syntax);
+                }
                 let folder = self.folder.clone();
                 return self.parts.extend(read(&unescape_backticks(inner), depth + 1, folder).parts);
             }
@@ -530,6 +558,24 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// The comparisons bash's `[[ ]]` makes as arithmetic, evaluating both sides.
+const ARITHMETIC_TESTS: &[&str] = &["-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
+
+/// Whether a `[[ … ]]` compares numbers as arithmetic only between numbers, or not at
+/// all: with one of [`ARITHMETIC_TESTS`] in it, every other word is a number or a
+/// logical operator.
+fn plain_arithmetic(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let number = |w: &str| {
+        let digits = w.strip_prefix('-').unwrap_or(w);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    !words.iter().any(|w| ARITHMETIC_TESTS.contains(w))
+        || words.iter().all(|w| {
+            ARITHMETIC_TESTS.contains(w) || number(w) || matches!(*w, "[[" | "]]" | "&&" | "||" | "!" | "(" | ")")
+        })
 }
 
 /// `${NAME}` alone, or with a default that assigns nothing (`${NAME:-word}`,
@@ -552,6 +598,20 @@ fn has_kind(node: Node, kinds: &[&str]) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| has_kind(c, kinds));
     found
+}
+
+/// Whether `node` stands in double quotes or a here-document, not nearer to a
+/// substitution of its own.
+fn quoted_around(node: Node) -> bool {
+    let mut up = node.parent();
+    while let Some(n) = up {
+        match n.kind() {
+            "string" | "heredoc_body" => return true,
+            "command_substitution" | "process_substitution" | "program" => return false,
+            _ => up = n.parent(),
+        }
+    }
+    false
 }
 
 /// The here strings the grammar puts beside a statement's `redirect` field.
