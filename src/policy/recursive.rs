@@ -231,7 +231,9 @@ fn selected(root: &Path, selection: &[Select]) -> Option<(ignore::overrides::Ove
 pub fn links_to_secret(run: &Run, cwd: Option<&Path>) -> Option<String> {
     let pattern = known::pattern_of(run);
     let words = run.argv[1..].iter().enumerate().filter(|(i, _)| Some(*i) != pattern).map(|(_, w)| w);
-    let paths = words.filter_map(Word::literal).filter_map(|w| run.folder.resolve(w)).flatten();
+    // A whole word, or an option's value (`--from-file=LINK`, `-fLINK`).
+    let values = words.filter_map(Word::literal).flat_map(known::option_values);
+    let paths = values.filter_map(|w| run.folder.resolve(w)).flatten();
     paths.into_iter().find_map(|w| {
         let path = cwd.map_or_else(|| PathBuf::from(&w), |c| c.join(super::rules::expand_home(&w)));
         let real = super::files::both_ways(&path).into_iter().find(|p| sensitive::secret(p).is_some())?;

@@ -27,6 +27,20 @@ pub const SECRETS: &[&str] = &[
     "id_dsa",
     "id_ecdsa",
     "id_ed25519",
+    // The agents' own credentials and other tools' tokens.
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".config/gcloud/",
+    ".azure/",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".vault-token",
+    // What was typed, and what other processes were given.
+    ".bash_history",
+    ".zsh_history",
+    "environ",
+    "etc/shadow",
 ];
 
 /// Names that match a secret's pattern but are, by convention, its committed
@@ -122,6 +136,11 @@ mod tests {
         assert_eq!(secret("backend/.env.example"), None);
         assert_eq!(secret("certs/server.pem"), Some("*.pem"));
         assert_eq!(secret("/home/a/.kube/config"), Some(".kube/config"));
+        assert_eq!(secret("/proc/1/environ"), Some("environ"));
+        assert_eq!(secret("/home/a/.claude/.credentials.json"), Some(".claude/.credentials.json"));
+        assert_eq!(secret("/etc/shadow"), Some("etc/shadow"));
+        assert_eq!(secret("/home/a/.config/gcloud/credentials.db"), Some(".config/gcloud/"));
+        assert_eq!(secret("/home/a/.claude/settings.json"), None);
         assert_eq!(secret("src/environment.rs"), None);
         assert_eq!(secret("keys.rs"), None);
         assert_eq!(secret("certs/server.PEM"), Some("*.pem"));

@@ -388,6 +388,22 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         "timeout 5 git diff --no-index b src",
         // bash's cd takes `..` out by name: `src/L/..` is `src`, where `f` is `.env`.
         "cd src/L/.. && cat f",
+        // A link named in an option's value; a file of more words; a jq program from
+        // a file, which may import any module; other processes' environments.
+        "date --file=notes",
+        "date -fnotes",
+        "diff --from-file=notes a/x",
+        "grep -fnotes -v zzz a/x",
+        "strings @.env",
+        "strings -f @notes",
+        "jq -n -f prog.jq",
+        "jq -n --from-file prog.jq",
+        "cat /proc/1/environ",
+        "strings /proc/*/environ",
+        "cat ~/.claude/.credentials.json",
+        // A name looked up in DNS reaches the network.
+        "hostname -A",
+        "hostname --fqdn",
     ] {
         assert_eq!(verdict(asked), Verdict::Ask, "{asked}");
     }
@@ -398,6 +414,8 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         "rg -n KEY src other",
         "grep KEY other/notes.md",
         "diff a/x src/deep/main.rs",
+        "strings a/x",
+        "hostname -s",
     ] {
         assert_eq!(verdict(allowed), Verdict::Allow, "{allowed}");
     }

@@ -293,7 +293,9 @@ fn find(reader: &mut Reader, words: Vec<Word>, open: bool, text: &str) {
         if matches!(w.literal(), Some("-exec" | "-execdir" | "-ok" | "-okdir")) {
             let mut cmd = Vec::new();
             for w in it.by_ref() {
-                if matches!(w.literal(), Some(";" | "+")) {
+                // `+` ends a clause only right after a `{}`, as find reads it.
+                let after_braces = cmd.last().is_some_and(|l: &Word| l.shown() == "{}");
+                if w.literal() == Some(";") || (w.literal() == Some("+") && after_braces) {
                     break;
                 }
                 // find puts each path found wherever `{}` stands in a word.

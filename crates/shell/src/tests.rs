@@ -367,6 +367,19 @@ fn what_bash_evaluates_where_the_parser_sees_words_is_unreadable() {
 }
 
 #[test]
+fn a_find_clause_ends_at_a_plus_only_after_braces() {
+    // find runs `ps + -name e -exec id`: one program, every word its.
+    let command = "find . -maxdepth 0 -exec ps + -name e -exec id \\;";
+    let runs: Vec<String> = parts(command).into_iter().filter(|p| p.starts_with("run ps")).collect();
+    assert_eq!(runs, ["run ps + -name e -exec id …"], "{:?}", parts(command));
+    assert!(
+        parts("find . -exec grep -l x {} +").iter().any(|p| p.starts_with("run grep -l x")),
+        "{:?}",
+        parts("find . -exec grep -l x {} +")
+    );
+}
+
+#[test]
 fn a_here_document_ends_only_at_its_delimiter_alone_on_its_line() {
     // The parser ends the first body at ` EOF`; bash reads on to `EOF`, and runs `id`.
     for line in [" EOF", "EOF ", "\tEOF", "EOF;"] {

@@ -44,6 +44,8 @@ pub enum Check {
     Docker,
     /// `jq`: no `import` or `include`, which read the module a program names.
     Jq,
+    /// binutils (`strings`): no `@FILE` word, which reads more words from FILE.
+    NoAtFile,
     /// `ps`: no BSD option `e`, which shows environments, and no word known only when
     /// it runs, which may be one.
     Ps,
@@ -150,6 +152,10 @@ pub fn judge(run: &Run) -> Judgement {
         },
         Check::Jq => match args.iter().map(Word::shown).find(|w| w.contains("import") || w.contains("include")) {
             Some(w) => excluded(w, "reads the module its program names"),
+            None => Judgement::ReadOnly,
+        },
+        Check::NoAtFile => match args.iter().map(Word::shown).find(|w| w.starts_with('@')) {
+            Some(w) => excluded(w, "reads more words from the file it names"),
             None => Judgement::ReadOnly,
         },
         Check::Ps => {
@@ -260,7 +266,7 @@ fn pattern_word(entry: &ReadOnly, words: &[&str]) -> Option<usize> {
 /// What a word may name as a file: itself; a long option's `=value`; every tail of a
 /// short option's cluster, where one letter may take the rest as its value
 /// (`date -f.env`, `date -uf.env`).
-fn option_values(word: &str) -> Vec<&str> {
+pub(super) fn option_values(word: &str) -> Vec<&str> {
     match word.strip_prefix('-') {
         None | Some("") => vec![word],
         Some(long) if long.starts_with('-') => long.split_once('=').map(|(_, v)| v).into_iter().collect(),

@@ -369,11 +369,13 @@ pub const READ_ONLY: &[ReadOnly] = &[
         // option that writes, runs a program or reaches the network. `--indent` takes the
         // next word only (jq refuses `--indent=N`). `--debug-trace=all` is a separate option
         // name in jq, hence `debug-trace=?`. Left out: `--run-tests` (runs a test file).
-        // A program that imports or includes a module reads a file it names.
+        // A program that imports or includes a module reads a file it names; a program
+        // read from a file (`-f`, `--from-file`) may import one, unseen here, and `-L`
+        // only says where modules are: all three are left out.
         name: "jq",
         grammar: gnu(
-            "srjcCMaSRnfbehV",
-            "L",
+            "srjcCMaSRnbehV",
+            "",
             &[
                 "slurp",
                 "raw-output",
@@ -387,8 +389,6 @@ pub const READ_ONLY: &[ReadOnly] = &[
                 "sort-keys",
                 "raw-input",
                 "null-input",
-                "from-file",
-                "library-path=",
                 "binary",
                 "tab",
                 "indent=",
@@ -729,7 +729,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
     },
     ReadOnly {
         // binutils, "adfhHn:wot:e:T:s:U:Vv0123456789" (`-8` is `-n 8`). An `@FILE` word reads
-        // more options from FILE; it is an operand here, and every strings option only reads.
+        // more words from FILE (a secret's lines become names, or options): refused.
         name: "strings",
         grammar: gnu(
             "adfhHwoVv0123456789",
@@ -750,7 +750,7 @@ pub const READ_ONLY: &[ReadOnly] = &[
             ],
         ),
         any_words: true,
-        check: Check::None,
+        check: Check::NoAtFile,
     },
     ReadOnly {
         // "A:aBbcDdeFfHhIij:LlN:OoS:st:vw::Xx": `-w[N]` has an optional attached value and is
@@ -1390,28 +1390,12 @@ pub const READ_ONLY: &[ReadOnly] = &[
     ReadOnly {
         // Debian's hostname 3.23, "aAdfbF:h?iIsVy". No operand: one SETS the host name (or,
         // with `-y`, the NIS domain). Left out: `-F`/`--file` (sets it from a file),
-        // `-b`/`--boot` (sets a default one).
+        // `-b`/`--boot` (sets a default one), and what looks the name up in DNS, which
+        // reaches the network: `-a`, `-A`, `-d`, `-f`, `-i` and their long names.
         name: "hostname",
         grammar: Grammar {
             operands: Some(0),
-            ..gnu(
-                "aAdfh?iIsVy",
-                "",
-                &[
-                    "domain",
-                    "fqdn",
-                    "all-fqdns",
-                    "help",
-                    "long",
-                    "short",
-                    "version",
-                    "alias",
-                    "ip-address",
-                    "all-ip-addresses",
-                    "nis",
-                    "yp",
-                ],
-            )
+            ..gnu("h?IsVy", "", &["help", "short", "version", "all-ip-addresses", "nis", "yp"])
         },
         any_words: false,
         check: Check::None,
