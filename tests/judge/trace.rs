@@ -69,7 +69,13 @@ impl Verdict<'_> {
                     || ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"].iter().any(|f| rest.contains(f));
                 let path = returned_path(line)?;
                 // A secret opened to be read, not a folder listed.
-                let secret = !writes && !rest.contains("O_DIRECTORY") && sensitive::secret(Path::new(&path)).is_some();
+                // procps opens every process's `environ` and shows it only with `e`,
+                // which the read-only set refuses: ps's own reading of `/proc` is not one.
+                let procps = program == "ps" && path.starts_with("/proc/");
+                let secret = !writes
+                    && !procps
+                    && !rest.contains("O_DIRECTORY")
+                    && sensitive::secret(Path::new(&path)).is_some();
                 if secret {
                     return Some(format!("{call} reads the secret {path}"));
                 }
