@@ -57,12 +57,7 @@ pub fn read(src: &str, depth: usize, folder: Folder) -> Reading {
         return Reading { parts: reader.parts };
     };
     let root = tree.root_node();
-    if root.has_error()
-        || splits_a_word(root, src)
-        || parts_a_word(root)
-        || misread_token(root, src)
-        || drops_text(root, src)
-    {
+    if root.has_error() || splits_a_word(root, src) || misread_token(root, src) || drops_text(root, src) {
         reader.unreadable_text(src, Unreadable::Syntax);
     } else {
         reader.statement(root, Fed::No, depth);
@@ -101,37 +96,29 @@ const HOLDS_WORDS: &[&str] = &["command", "declaration_command", "unset_command"
 /// What may follow a word with no blank between them and still be a word of its own.
 const STARTS_WITH_AN_OPERATOR: &[&str] = &["file_redirect", "heredoc_redirect", "herestring_redirect"];
 
-/// Whether the parser split what bash reads as one word: two words of a command with
-/// nothing between them. tree-sitter-bash 0.25 ends a word before `\c` after a `]`
-/// (`"a"]\c]`); bash passes the whole as one word.
-fn parts_a_word(root: Node) -> bool {
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        if HOLDS_WORDS.contains(&node.kind())
-            && children
-                .windows(2)
-                .any(|w| w[0].end_byte() == w[1].start_byte() && !STARTS_WITH_AN_OPERATOR.contains(&w[1].kind()))
-        {
-            return true;
-        }
-        stack.extend(children);
-    }
-    false
-}
-
-/// Whether the parser ended a token where bash does not:
+/// Whether the parser split or ended a token where bash does not, in one walk:
+/// - two words of a command with nothing between them: tree-sitter-bash 0.25 ends a
+///   word before `\c` after a `]` (`"a"]\c]`); bash passes the whole as one word;
 /// - an ANSI-C string, `$'…'`, ends at the first `'` no backslash escapes; the
 ///   parser takes the `'` of `$'\\'` for an escaped one and runs on to the next;
 /// - a here-document's delimiter with quotes anywhere in it has them removed (`tru"e"`
 ///   ends at a line `true`); the parser removes only a pair around the whole. A
-///   delimiter is read when it is plain, or plain inside one pair of quotes.
+///   delimiter is read when it is plain, or plain inside one pair of quotes;
+/// - a here-document ends at a line that is its delimiter alone (see
+///   [`ends_where_bash_does`]).
 fn misread_token(root: Node, src: &str) -> bool {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         let text = node.utf8_text(src.as_bytes()).unwrap_or_default();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
         let misread = match node.kind() {
+            kind if HOLDS_WORDS.contains(&kind) => {
+                let words: Vec<&Node> = children.iter().filter(|c| c.is_named()).collect();
+                words
+                    .windows(2)
+                    .any(|w| w[0].end_byte() == w[1].start_byte() && !STARTS_WITH_AN_OPERATOR.contains(&w[1].kind()))
+            }
             "ansi_c_string" => ansi_c_end(text) != Some(text.len()),
             "heredoc_start" => !plain_delimiter(text),
             "heredoc_redirect" => !ends_where_bash_does(node, src),
@@ -140,8 +127,7 @@ fn misread_token(root: Node, src: &str) -> bool {
         if misread {
             return true;
         }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
+        stack.extend(children);
     }
     false
 }
