@@ -6,6 +6,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::rules::{self, Rule, Verdict};
+use user_questions_shell as shell;
 
 pub struct File {
     /// As written, `.` and `..` taken out by their names.
@@ -141,6 +142,51 @@ fn found_within(path: &Path, links: usize) -> PathBuf {
             _ => return by_names(path),
         }
     }
+}
+
+/// The most paths a glob of a command is found as before it counts as any.
+const MOST_GLOBBED: usize = 2_000;
+
+/// `run` with each glob word (`n?tes`, `aws?/credentials`) replaced by the paths bash
+/// finds for it from every folder the run may be in, as absolute paths (a glob that
+/// finds nothing stays as written, as bash leaves it). `None` where they cannot be
+/// found here: no folder to look in, a folder not known, a glob mixed with quotes,
+/// escapes or expansions, or more than [`MOST_GLOBBED`] paths.
+pub fn globbed(run: &shell::Run, cwd: Option<&Path>) -> Option<shell::Run> {
+    let glob_of = |w: &shell::Word| match w {
+        shell::Word::Dynamic(text) if text.contains(['*', '?', '[']) => Some(text.clone()),
+        _ => None,
+    };
+    if !run.argv.iter().any(|w| glob_of(w).is_some()) {
+        return Some(run.clone());
+    }
+    let options =
+        glob::MatchOptions { require_literal_separator: true, require_literal_leading_dot: true, ..Default::default() };
+    let mut argv = Vec::with_capacity(run.argv.len());
+    for word in &run.argv {
+        let Some(pattern) = glob_of(word) else {
+            argv.push(word.clone());
+            continue;
+        };
+        if pattern.contains(['\'', '"', '\\', '$', '`', '{']) {
+            return None;
+        }
+        let mut found = Vec::new();
+        for path in run.folder.resolve(&pattern)? {
+            let joined = joined(&path, Some(cwd?));
+            for hit in glob::glob_with(&joined.display().to_string(), options).ok()?.flatten() {
+                found.push(shell::Word::Literal(hit.display().to_string()));
+                if found.len() > MOST_GLOBBED {
+                    return None;
+                }
+            }
+        }
+        if found.is_empty() {
+            argv.push(word.clone());
+        }
+        argv.extend(found);
+    }
+    Some(shell::Run { argv, ..run.clone() })
 }
 
 #[cfg(test)]

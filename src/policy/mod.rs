@@ -421,6 +421,10 @@ fn beyond_a_command_rule(run: &shell::Run) -> bool {
 /// in, or in the repository git shows. A relative folder from a folder not known may
 /// hold any.
 fn reads_a_secret(run: &shell::Run, cwd: Option<&Path>) -> bool {
+    // A glob is judged by the paths bash finds for it (`cat n?tes`, where `notes`
+    // links to `.env`); one not found here may be any.
+    let Some(globbed) = files::globbed(run, cwd) else { return true };
+    let run = &globbed;
     let reads_files = run.name().is_some_and(|n| !known::NAMES_ONLY.contains(&n));
     if reads_files && recursive::links_to_secret(run, cwd).is_some() {
         return true;

@@ -401,6 +401,16 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         "cat /proc/1/environ",
         "strings /proc/*/environ",
         "cat ~/.claude/.credentials.json",
+        // A glob is judged by what bash finds for it: a link to a secret among them.
+        "cat n?tes",
+        "cat [n]otes",
+        "jq -n --rawfile a n?tes '$a'",
+        "grep -R KEY ?ther",
+        "head ot*/l?nk",
+        "cat \"n\"?tes",
+        // sort's temporary files in a folder named.
+        "sort -S 1 -T /tmp README",
+        "sort --temporary-directory=. a/x",
         // A name looked up in DNS reaches the network.
         "hostname -A",
         "hostname --fqdn",
@@ -416,6 +426,8 @@ fn a_secret_read_file_by_file_or_through_a_link_is_the_persons() {
         "diff a/x src/deep/main.rs",
         "strings a/x",
         "hostname -s",
+        "cat src/deep/*.rs",
+        "grep -n KEY ?/x",
     ] {
         assert_eq!(verdict(allowed), Verdict::Allow, "{allowed}");
     }

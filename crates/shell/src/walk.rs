@@ -466,6 +466,11 @@ impl Reader<'_> {
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     match child.kind() {
+                        // The parser finds no backticks in a body bash expands
+                        // (its delimiter unquoted); bash runs them.
+                        "heredoc_body" if expands(node, self.src) && self.text(child).contains('`') => {
+                            return self.unreadable(node, Unreadable::Syntax);
+                        }
                         "heredoc_body" => self.search(child, depth + 1),
                         "heredoc_start" | "heredoc_end" | "file_descriptor" => {}
                         "file_redirect" | "herestring_redirect" => self.redirect(child, depth + 1),
@@ -584,6 +589,13 @@ fn has_kind(node: Node, kinds: &[&str]) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| has_kind(c, kinds));
     found
+}
+
+/// Whether the here-document `redirect` expands its body: its delimiter unquoted.
+fn expands(redirect: Node, src: &str) -> bool {
+    let mut cursor = redirect.walk();
+    let start = redirect.children(&mut cursor).find(|c| c.kind() == "heredoc_start");
+    start.is_some_and(|s| !s.utf8_text(src.as_bytes()).unwrap_or_default().contains(['\'', '"', '\\']))
 }
 
 /// Whether `node` stands in double quotes or a here-document, not nearer to a

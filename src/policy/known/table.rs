@@ -1111,12 +1111,12 @@ pub const READ_ONLY: &[ReadOnly] = &[
     ReadOnly {
         // "-bcCdfghik:mMno:rRsS:t:T:uVy:z". Left out: `-o`/`--output` (writes the file),
         // `--compress-program` (runs it), and `-y`, whose value is taken only when it is all
-        // digits, which no grammar can say. `-T`/`--temporary-directory` only places sort's
-        // own temporary files, which it also makes without it.
+        // digits, which no grammar can say, and `-T`/`--temporary-directory`, which makes
+        // sort's temporary files in any folder it names.
         name: "sort",
         grammar: gnu(
             "bcCdfghiMmnrRsuVz",
-            "kStT",
+            "kSt",
             &[
                 "ignore-leading-blanks",
                 "check=?",
@@ -1139,7 +1139,6 @@ pub const READ_ONLY: &[ReadOnly] = &[
                 "batch-size=",
                 "buffer-size=",
                 "field-separator=",
-                "temporary-directory=",
                 "unique",
                 "zero-terminated",
                 "parallel=",
